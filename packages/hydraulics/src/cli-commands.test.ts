@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest';
+import { CliInputError, isCommand, runCommand } from './cli-commands';
+
+function fails(command: string, input: unknown, message: unknown, options = {}) {
+  try {
+    runCommand(command, input, options);
+    expect.fail('should throw');
+  } catch (error) {
+    expect(error).toBeInstanceOf(CliInputError);
+    expect((error as Error).message).toEqual(message);
+  }
+}
+
+describe('convert', () => {
+  it('returns the value and every equivalent', () => {
+    const { output } = runCommand('convert', {
+      measure: 'flow',
+      from: 'm3/h',
+      to: 'L/s',
+      value: 1,
+    });
+    const result = output as { value: number; equivalents: Record<string, number> };
+    expect(result.value).toBeCloseTo(1 / 3.6, 15);
+    expect(Object.keys(result.equivalents)).toEqual([
+      'L/s',
+      'L/h',
+      'm3/h',
+      'ft3/h',
+      'gal/min',
+      'gal/h',
+      'cm3/s',
+    ]);
+    expect(result.equivalents['m3/h']).toBe(1);
+  });
+
+  it('names the bad field', () => {
+    fails(
+      'convert',
+      { measure: 'speed', from: 'm', to: 'm', value: 1 },
+      expect.stringMatching(/^measure: Invalid option/),
+    );
+    fails(
+      'convert',
+      { measure: 'flow', from: 'mm', to: 'L/s', value: 1 },
+      "from: unknown flow unit 'mm'",
+    );
+    fails(
+      'convert',
+      { measure: 'flow', from: 'L/s', to: 'm', value: 1 },
+      "to: unknown flow unit 'm'",
+    );
+    fails(
+      'convert',
+      { measure: 'flow', from: 'L/s', to: 'L/h', value: '1' },
+      'value: Invalid input: expected number, received string',
+    );
+    fails(
+      'convert',
+      { measure: 'flow', from: 'L/s', to: 'L/h', value: 1, extra: true },
+      'input: Unrecognized key: "extra"',
+    );
+  });
+});
+
+describe('lateral', () => {
+  it('designs with the defaults', () => {
+    const output = runCommand('lateral', {}).output as {
+      rows: Record<string, number>[];
+      maxEmitters: number;
+      maxLength: number;
+    };
+    expect(output.rows).toHaveLength(281);
+    expect(Object.keys(output.rows[0]!)).toEqual([
+      'n',
+      'leReal',
+      'leEquiv',
+      'qa',
+      'hfUnit',
+      'F',
+      'hf',
+      'slope',
+      'hfSlope',
+    ]);
+    expect(Object.keys(output)).toEqual(['rows', 'maxEmitters', 'maxLength']);
+    expect(output.maxEmitters).toBe(280);
+  });
+
+  it('names the bad field', () => {
+    fails('lateral', { D: 'big' }, 'D: Invalid input: expected number, received string');
+    fails('lateral', { D: -1 }, 'D: D must be greater than 0');
+    fails('lateral', [], 'input: Invalid input: expected object, received array');
+  });
+});
+
+describe('secondary', () => {
+  const section = { pipeType: 'PVC_RD26', nd: 2, length: 60, qs: 2000, s0: 3, se: 3, hfp: 2 };
+
+  it('returns sections and summary in the issue shape', () => {
+    const output = runCommand('secondary', { sections: [section, { ...section, nd: '1' }] })
+      .output as {
+      sections: Record<string, unknown>[];
+      summary: Record<string, unknown>[];
+    };
+    expect(Object.keys(output)).toEqual(['sections', 'summary']);
+    expect(Object.keys(output.sections[0]!)).toEqual([
+      'status',
+      'message',
+      'outlets',
+      'hf',
+      'F',
+      'stretches',
+    ]);
+    const stretches = output.sections[0]!.stretches as Record<string, unknown>[];
+    expect(Object.keys(stretches[0]!)).toEqual([
+      'pipeType',
+      'nominalDiameter',
+      'innerDiameter',
+      'length',
+      'outlets',
+      'hf',
+    ]);
+    expect(Object.keys(output.summary[0]!)).toEqual([
+      'pipeType',
+      'nominalDiameter',
+      'totalLength',
+      'adjustedLength',
+    ]);
+    expect(output.sections[0]!.status).toBe('ok');
+  });
+
+  it('reports the specification messages with the field', () => {
+    fails(
+      'secondary',
+      { sections: [section, { ...section, qs: -3 }] },
+      'sections[1].qs: No negative values!...',
+    );
+    fails(
+      'secondary',
+      { sections: [{ ...section, pipeType: '' }] },
+      'sections[0].pipeType: Please select valid value in selector Pipe type of section or form 1',
+    );
+    fails(
+      'secondary',
+      { sections: [] },
+      'sections: There must be at least one section or less than 21 sections!',
+    );
+    fails(
+      'secondary',
+      { sections: Array.from({ length: 21 }, () => section) },
+      'sections: There must be at least one section or less than 21 sections!',
+    );
+    fails('secondary', { sections: [{ ...section, nd: null }] }, 'sections[0].nd: Invalid input');
+  });
+});
+
+describe('mainline', () => {
+  const input = {
+    initialPressure: 30,
+    sections: [
+      { pipeType: 1, nominalDiameter: 100, flow: 10, length: 200, slope: 0.01 },
+      { pipeType: 'Aluminum', nominalDiameter: 650, flow: 5, length: 100, slope: 0 },
+    ],
+  };
+
+  it('returns sections and totals in the issue shape', () => {
+    const output = runCommand('mainline', input).output as {
+      sections: Record<string, unknown>[];
+      totals: Record<string, unknown>;
+    };
+    expect(Object.keys(output.sections[0]!)).toEqual([
+      'status',
+      'message',
+      'innerDiameter',
+      'velocity',
+      'hf',
+    ]);
+    expect(output.sections[1]).toEqual({
+      status: 'error',
+      message:
+        'Section 2 Select another nominal diameter, because it is not available in the current catalog!',
+      innerDiameter: null,
+      velocity: null,
+      hf: null,
+    });
+    expect(Object.keys(output.totals)).toEqual([
+      'initialPressure',
+      'hfTotal',
+      'endPressure',
+      'maxFlow',
+      'maxVelocity',
+      'sectionsWithErrors',
+    ]);
+    expect(output.totals.sectionsWithErrors).toBe(1);
+  });
+
+  it('writes the EPANET file on request', () => {
+    const ok = { ...input, sections: [input.sections[0]!] };
+    const result = runCommand('mainline', ok, { epanet: true });
+    expect(result.epanetInp).toContain('[PIPES]');
+    fails(
+      'mainline',
+      input,
+      '--epanet: sections[1].nominalDiameter: Section 2 Select another nominal diameter, because it is not available in the current catalog!',
+      { epanet: true },
+    );
+    fails('lateral', {}, '--epanet: only the mainline command writes an EPANET file', {
+      epanet: true,
+    });
+  });
+
+  it('reports the specification messages with the field', () => {
+    fails(
+      'mainline',
+      { ...input, initialPressure: 0 },
+      "initialPressure: Please enter some initial pressure in decimal unit, it's should be > 0 meters",
+    );
+    fails(
+      'mainline',
+      { ...input, sections: [{ ...input.sections[0]!, flow: 1.2345 }] },
+      'sections[0].flow: Please only enter numeric characters, float type with three decimals...',
+    );
+    fails(
+      'mainline',
+      { ...input, sections: [{ ...input.sections[0]!, slope: 1 }] },
+      "sections[0].slope: Please only enter slope in decimal unit, it's should be -1.0 < slope < 1.0...",
+    );
+    fails(
+      'mainline',
+      { ...input, sections: [{ ...input.sections[0]!, pipeType: 9 }] },
+      'sections[0].pipeType: Please select type pipe in this section 1',
+    );
+    fails('mainline', { ...input, sections: [] }, expect.stringMatching(/^sections: Too small/));
+  });
+});
+
+describe('commands', () => {
+  it('rejects an unknown command', () => {
+    expect(isCommand('convert')).toBe(true);
+    fails('pump', {}, "command: expected one of convert, lateral, secondary, mainline, got 'pump'");
+  });
+});

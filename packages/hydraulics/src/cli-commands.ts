@@ -1,0 +1,239 @@
+/**
+ * The commands of the hydraulics CLI as pure functions: JSON in, JSON out (no Node APIs here; the
+ * process handling is in cli.ts). Every input is parsed with a zod schema and then with the same
+ * validation rules as the screens, so a bad value is reported with the specification's words.
+ */
+import { z } from 'zod';
+import { HydraulicsInputError } from './errors';
+import { toEpanetInp } from './epanet';
+import { designLateral, LATERAL_DEFAULTS, type LateralInput } from './lateral';
+import {
+  designMainline,
+  validateInitialPressure,
+  validateMainlineSection,
+  type MainlineSectionInput,
+} from './mainline';
+import {
+  designSecondarySection,
+  sectionCountAlert,
+  summarizePipes,
+  validateSecondarySection,
+  type SecondarySectionInput,
+} from './secondary';
+import { convert, equivalents, isUnitOf, MEASURES, type Measure } from './units';
+
+export const COMMANDS = ['convert', 'lateral', 'secondary', 'mainline'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+/** Invalid command-line input: the CLI prints the message (it names the field) and exits 2. */
+export class CliInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliInputError';
+  }
+}
+
+export interface CommandOptions {
+  /** mainline only: also produce the EPANET input file text. */
+  epanet?: boolean;
+}
+
+export interface CommandResult {
+  output: unknown;
+  /** EPANET .inp text when requested with mainline. */
+  epanetInp?: string;
+}
+
+const numeric = z.union([z.number(), z.string()]);
+
+const convertSchema = z.strictObject({
+  measure: z.enum(MEASURES as [Measure, ...Measure[]]),
+  from: z.string(),
+  to: z.string(),
+  value: z.number(),
+});
+
+const lateralSchema = z.strictObject(
+  Object.fromEntries(Object.keys(LATERAL_DEFAULTS).map((key) => [key, z.number().optional()])) as {
+    [K in keyof LateralInput]: z.ZodOptional<z.ZodNumber>;
+  },
+);
+
+const secondarySchema = z.strictObject({
+  sections: z.array(
+    z.strictObject({
+      pipeType: z.string(),
+      nd: numeric,
+      length: numeric,
+      qs: numeric,
+      s0: numeric,
+      se: numeric,
+      hfp: numeric,
+    }),
+  ),
+});
+
+const mainlineSchema = z.strictObject({
+  initialPressure: numeric,
+  sections: z
+    .array(
+      z.strictObject({
+        pipeType: z.union([z.string(), z.number()]),
+        nominalDiameter: numeric,
+        flow: numeric,
+        length: numeric,
+        slope: numeric,
+      }),
+    )
+    .min(1),
+});
+
+function pathText(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const part of path) {
+    text += typeof part === 'number' ? `[${part}]` : `${text ? '.' : ''}${String(part)}`;
+  }
+  return text || 'input';
+}
+
+function parse<T>(schema: z.ZodType<T>, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new CliInputError(`${pathText(issue.path)}: ${issue.message}`);
+  }
+  return result.data;
+}
+
+function engine<T>(run: () => T, prefix = ''): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof HydraulicsInputError) {
+      throw new CliInputError(`${prefix}${error.field}: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+function stringify<T extends object>(values: T): { [K in keyof T]: string } {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, String(v)])) as {
+    [K in keyof T]: string;
+  };
+}
+
+function runConvert(input: unknown) {
+  const { measure, from, to, value } = parse(convertSchema, input);
+  if (!isUnitOf(measure, from)) throw new CliInputError(`from: unknown ${measure} unit '${from}'`);
+  if (!isUnitOf(measure, to)) throw new CliInputError(`to: unknown ${measure} unit '${to}'`);
+  return {
+    value: convert(measure, from as never, to as never, value),
+    equivalents: equivalents(measure, from as never, value) as Record<string, number>,
+  };
+}
+
+function runLateral(input: unknown) {
+  const parsed = parse(lateralSchema, input);
+  const result = engine(() => designLateral(parsed));
+  return { rows: result.rows, maxEmitters: result.maxEmitters, maxLength: result.maxLength };
+}
+
+function runSecondary(input: unknown) {
+  const { sections } = parse(secondarySchema, input);
+  const countAlert = sectionCountAlert(sections.length);
+  if (countAlert) throw new CliInputError(`sections: ${countAlert}`);
+  const values: SecondarySectionInput[] = sections.map((raw, index) => {
+    const checked = validateSecondarySection(stringify(raw), index + 1);
+    if (!checked.ok)
+      throw new CliInputError(`sections[${index}].${checked.field}: ${checked.message}`);
+    return checked.value;
+  });
+  const results = values.map((value, index) => designSecondarySection(value, index + 1));
+  return {
+    sections: results.map((r) => ({
+      status: r.status,
+      message: r.message,
+      outlets: r.outlets,
+      hf: r.hf,
+      F: r.F,
+      stretches: r.stretches.map((s) => ({
+        pipeType: s.pipeType,
+        nominalDiameter: s.nominalDiameter,
+        innerDiameter: s.innerDiameter,
+        length: s.length,
+        outlets: s.outlets,
+        hf: s.hf,
+      })),
+    })),
+    summary: summarizePipes(results).map((row) => ({
+      pipeType: row.pipeType,
+      nominalDiameter: row.nominalDiameter,
+      totalLength: row.totalLength,
+      adjustedLength: row.adjustedLength,
+    })),
+  };
+}
+
+function runMainline(input: unknown, options: CommandOptions): CommandResult {
+  const parsed = parse(mainlineSchema, input);
+  const pressure = validateInitialPressure(String(parsed.initialPressure));
+  if (!pressure.ok) throw new CliInputError(`initialPressure: ${pressure.message}`);
+  const sections: MainlineSectionInput[] = parsed.sections.map((raw, index) => {
+    const checked = validateMainlineSection(stringify(raw), index + 1);
+    if (!checked.ok)
+      throw new CliInputError(`sections[${index}].${checked.field}: ${checked.message}`);
+    return checked.value;
+  });
+  const design = designMainline({ initialPressure: pressure.value, sections });
+  const { totals } = design;
+  const output = {
+    sections: design.sections.map((s) => ({
+      status: s.status,
+      message: s.message,
+      innerDiameter: s.innerDiameter,
+      velocity: s.velocity,
+      hf: s.hf,
+    })),
+    totals: {
+      initialPressure: totals.initialPressure,
+      hfTotal: totals.hfTotal,
+      endPressure: totals.endPressure,
+      maxFlow: totals.maxFlow,
+      maxVelocity: totals.maxVelocity,
+      sectionsWithErrors: totals.sectionsWithErrors,
+    },
+  };
+  if (!options.epanet) return { output };
+  return { output, epanetInp: engine(() => toEpanetInp(design), '--epanet: ') };
+}
+
+export function isCommand(value: string): value is Command {
+  return (COMMANDS as readonly string[]).includes(value);
+}
+
+/**
+ * Runs one command on an already parsed JSON input.
+ * @throws CliInputError for an unknown command or invalid input (message names the field).
+ */
+export function runCommand(
+  command: string,
+  input: unknown,
+  options: CommandOptions = {},
+): CommandResult {
+  if (!isCommand(command)) {
+    throw new CliInputError(`command: expected one of ${COMMANDS.join(', ')}, got '${command}'`);
+  }
+  if (options.epanet && command !== 'mainline') {
+    throw new CliInputError('--epanet: only the mainline command writes an EPANET file');
+  }
+  switch (command) {
+    case 'convert':
+      return { output: runConvert(input) };
+    case 'lateral':
+      return { output: runLateral(input) };
+    case 'secondary':
+      return { output: runSecondary(input) };
+    case 'mainline':
+      return runMainline(input, options);
+  }
+}

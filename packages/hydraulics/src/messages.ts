@@ -1,0 +1,69 @@
+/**
+ * User-facing messages of the irrigation tools, word for word from the specification (§4, §5,
+ * §8). Where the specification shows '...' between words, the section number or field is filled
+ * in; a trailing '...' is part of the text and kept. Messages marked "beyond the specification"
+ * cover cases the specification does not address.
+ */
+import { formatMessageNumber } from './numbers';
+
+export type NumberFormatter = (value: number) => string;
+
+/** Initial text of every section status (specification §4). */
+export const STATUS_HERE = 'Status Here';
+
+export const SECONDARY_MESSAGES = {
+  /** Pipe type not chosen. */
+  selectValue: (field: string, section: number) =>
+    `Please select valid value in selector ${field} of section or form ${section}`,
+  /** An input left empty. */
+  empty: (field: string, section: number) =>
+    `Please enter something, Numeric characters. Check input: ${field} in this section or form: ${section}`,
+  /** ND not an integer 1-5. */
+  ndInteger: 'Please only enter numeric characters, integer type (Allowed input:1-5)...',
+  /** A negative value in one of the five numeric inputs. */
+  noNegative: 'No negative values!...',
+  /** Not a number, or zero, in one of the five numeric inputs. */
+  floatPositive: 'Float type (Allowed input:more than 0)...',
+  /** Adding a 21st section. */
+  maxSections: 'Only 20 sections are allowed, restart process!!',
+  /** Pipe accounting with 0 or more than 20 sections. */
+  sectionCount: 'There must be at least one section or less than 21 sections!',
+  noDiameter: (section: number) =>
+    `There is no diameter that meets your hydraulic need in this catalog.!!! Check section:${section}`,
+  oneDiameter: (section: number) =>
+    `Verify your data, you can use one diameter to design, it is because the last diameter available satisfy your hydraulic necessity!!! Check section:${section}`,
+  lossHigh: (section: number) =>
+    `Section ${section} Verify yours data input, loss pressure is hight!`,
+  danger: (
+    section: number,
+    hf: number,
+    hfp: number,
+    format: NumberFormatter = formatMessageNumber,
+  ) =>
+    `Section ${section} Verify yours data input, loss pressure is bigger than HFp! HF:${format(hf)} > HFp:${format(hfp)}`,
+  ok: (hf: number, hfp: number, format: NumberFormatter = formatMessageNumber) =>
+    `This section it's OK! HF:${format(hf)} < HFp:${format(hfp)}`,
+  /** Beyond the specification: S0 longer than the pipe leaves no outlet. */
+  s0BeyondLength: (section: number) =>
+    `Section ${section}: S0 must not be greater than the pipe length`,
+  /** Beyond the specification: guard against absurd outlet counts. */
+  tooManyOutlets: (section: number, max: number) =>
+    `Section ${section}: too many outlets (more than ${max}); check the pipe length, S0 and Se`,
+} as const;
+
+export const MAINLINE_MESSAGES = {
+  selectPipeType: (section: number) => `Please select type pipe in this section ${section}`,
+  /** Beyond the specification's wording (the rule is in §5, the text is not): modelled on the pipe type message. */
+  selectNominalDiameter: (section: number) =>
+    `Please select nominal diameter in this section ${section}`,
+  threeDecimals: 'Please only enter numeric characters, float type with three decimals...',
+  slope: "Please only enter slope in decimal unit, it's should be -1.0 < slope < 1.0...",
+  initialPressure: "Please enter some initial pressure in decimal unit, it's should be > 0 meters",
+  unavailable: (section: number) =>
+    `Section ${section} Select another nominal diameter, because it is not available in the current catalog!`,
+  velocity: 'Verify yours data input, the velocity in pipe is dangerous!',
+  hfNegative: 'the hf is negative!',
+  ok: "This section it's OK!",
+  sectionsWithErrors: (count: number) =>
+    `There are ${count} sections with errors, check this please.`,
+} as const;
