@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { ALL_ROUTE_PATHS, type AppRuntimeConfig, SERVER_MESSAGES } from '@diagrodl/contracts';
+
+const API_PREFIXES = ['/api/', '/diagrodl/', '/media/'];
+
+/** JSON for a <script type="application/json"> block: '<' escaped so it cannot close the tag. */
+function inlineJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * Serves the built single-page app: hashed assets with long caching, and index.html
+ * (with the runtime configuration written into it) for every route of the specification.
+ * Unknown paths get the same page with status 404 so the app shows its 404 screen.
+ */
+export async function registerSpa(
+  app: FastifyInstance,
+  opts: { webDist: string; runtime: AppRuntimeConfig },
+): Promise<void> {
+  const indexFile = path.join(opts.webDist, 'index.html');
+  let indexHtml: string | null = null;
+  if (fs.existsSync(indexFile)) {
+    indexHtml = fs
+      .readFileSync(indexFile, 'utf8')
+      .replace(
+        '</head>',
+        `<script id="app-config" type="application/json">${inlineJson(opts.runtime)}</script></head>`,
+      );
+    await app.register(fastifyStatic, {
+      root: opts.webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          res.header('Cache-Control', 'public, max-age=31536000, immutable');
+        } else {
+          res.header('Cache-Control', 'public, max-age=300');
+        }
+      },
+    });
+  } else {
+    app.log.warn(`No built web app at ${opts.webDist}: run \`npm run build\` (npm start does it).`);
+  }
+
+  const knownRoutes = new Set(ALL_ROUTE_PATHS.map((r) => r.toLowerCase()));
+  app.setNotFoundHandler(async (request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isApi = API_PREFIXES.some((p) => url.startsWith(p) || `${url}/` === p);
+    if (isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply.code(404).send({ status: 'ERROR', detail: SERVER_MESSAGES.notFound });
+    }
+    if (!indexHtml) {
+      return reply
+        .code(503)
+        .send({ status: 'ERROR', detail: 'La aplicación web no está compilada (npm run build).' });
+    }
+    const normalised = (url.length > 1 ? url.replace(/\/+$/, '') : url).toLowerCase();
+    const known = knownRoutes.has(normalised);
+    return reply
+      .code(known ? 200 : 404)
+      .header('Cache-Control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(indexHtml);
+  });
+}

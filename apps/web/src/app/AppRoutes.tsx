@@ -1,0 +1,76 @@
+import { lazy, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { DISEASE_ROUTES, PROTECTED_ROUTES, ROUTES } from '@diagrodl/contracts';
+import { NotFound } from '@/components/NotFound.tsx';
+import { UnderConstruction } from '@/components/UnderConstruction.tsx';
+import { useSession } from '@/lib/session.tsx';
+import { LandingPage } from '@/features/landing/LandingPage.tsx';
+import { Loading } from './Loading.tsx';
+import { AuthShell } from './shells/AuthShell.tsx';
+import { DiseaseShell } from './shells/DiseaseShell.tsx';
+import { PublicShell } from './shells/PublicShell.tsx';
+
+const AboutPage = lazy(() => import('@/features/about/AboutPage.tsx'));
+const LoginPage = lazy(() => import('@/features/auth/LoginPage.tsx'));
+
+/**
+ * What each route renders. Routes without an entry here belong to later work and show
+ * their title with 'En construcción'.
+ */
+const PAGES: Partial<Record<string, ReactNode>> = {
+  [ROUTES.home]: <LandingPage />,
+  [ROUTES.about]: <AboutPage />,
+  [ROUTES.login]: <LoginPage />,
+};
+
+function page(path: string): ReactNode {
+  return PAGES[path] ?? <UnderConstruction path={path} />;
+}
+
+/** Visitors get the public shell, logged-in users the shell with the sidebar. */
+function AdaptiveShell() {
+  const { status, isAuthenticated } = useSession();
+  if (status === 'loading') return <Loading />;
+  return isAuthenticated ? <AuthShell /> : <PublicShell />;
+}
+
+/** A visitor who opens a tool goes to the login page, and comes back after logging in. */
+function RequireAuth({ children }: { children: ReactNode }) {
+  const { isAuthenticated } = useSession();
+  const location = useLocation();
+  if (!isAuthenticated) {
+    const next = encodeURIComponent(location.pathname + location.search);
+    return <Navigate to={`${ROUTES.login}?next=${next}`} replace />;
+  }
+  return children;
+}
+
+const OPEN_ROUTES = [
+  ROUTES.home,
+  ROUTES.about,
+  ROUTES.contact,
+  ROUTES.login,
+  ROUTES.createAccount,
+  ROUTES.resetPassword,
+];
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<DiseaseShell />}>
+        {DISEASE_ROUTES.map((path) => (
+          <Route key={path} path={path} element={page(path)} />
+        ))}
+      </Route>
+      <Route element={<AdaptiveShell />}>
+        {OPEN_ROUTES.map((path) => (
+          <Route key={path} path={path} element={page(path)} />
+        ))}
+        {PROTECTED_ROUTES.map((path) => (
+          <Route key={path} path={path} element={<RequireAuth>{page(path)}</RequireAuth>} />
+        ))}
+        <Route path="*" element={<NotFound />} />
+      </Route>
+    </Routes>
+  );
+}

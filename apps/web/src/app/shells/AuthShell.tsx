@@ -1,0 +1,144 @@
+import { useId, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet, useNavigate } from 'react-router';
+import { ROUTES } from '@diagrodl/contracts';
+import { Header, SkipLink } from '@/components/Header.tsx';
+import { LanguageToggle } from '@/components/LanguageToggle.tsx';
+import { useSession } from '@/lib/session.tsx';
+import { Footer } from './Footer.tsx';
+
+function SideLink({ to, children }: { to: string; children: string }) {
+  return (
+    <li>
+      <NavLink to={to} end className="sidebar-link">
+        {children}
+      </NavLink>
+    </li>
+  );
+}
+
+/** A disclosure group of the sidebar ('Engineering Tools', 'AI Tools'). */
+function SideGroup({
+  label,
+  children,
+  testId,
+}: {
+  label: string;
+  children: React.ReactNode;
+  testId: string;
+}) {
+  const [open, setOpen] = useState(true);
+  const id = useId();
+  return (
+    <li>
+      <button
+        type="button"
+        className="sidebar-group-toggle"
+        aria-expanded={open}
+        aria-controls={id}
+        data-testid={testId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {label}
+        <span aria-hidden="true" className="ms-auto">
+          {open ? '▾' : '▸'}
+        </span>
+      </button>
+      <ul id={id} className="list-unstyled ps-3" hidden={!open}>
+        {children}
+      </ul>
+    </li>
+  );
+}
+
+/** For logged-in users: header image, sidebar in 2 of 12 columns, content in 10. */
+export function AuthShell() {
+  const { t } = useTranslation();
+  const { user, logout } = useSession();
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  const onLogout = async () => {
+    await logout();
+    void navigate('/');
+  };
+
+  return (
+    <div className="shell shell-auth" data-shell="auth">
+      <SkipLink />
+      <Header>
+        <div className="ms-auto d-flex align-items-center gap-2">
+          {user && (
+            <span className="text-white d-none d-sm-inline">
+              {t('sidebar.hello', { name: user.firstName })}
+            </span>
+          )}
+          <LanguageToggle />
+        </div>
+      </Header>
+      <Row className="g-0 flex-grow-1">
+        <Col xs={12} lg={2} as="aside" className="sidebar border-end">
+          <Button
+            variant="success"
+            className="d-lg-none m-2"
+            aria-expanded={menuOpen}
+            aria-controls="sidebar-menu"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            ☰ {t('sidebar.openMenu')}
+          </Button>
+          <nav
+            id="sidebar-menu"
+            aria-label={t('sidebar.label')}
+            className={`p-3 ${menuOpen ? '' : 'd-none d-lg-block'}`}
+          >
+            <h2 className="sidebar-heading">{t('sidebar.general')}</h2>
+            <ul className="list-unstyled">
+              <SideLink to={ROUTES.home}>{t('sidebar.home')}</SideLink>
+              <SideLink to={ROUTES.about}>{t('sidebar.about')}</SideLink>
+              <SideLink to={ROUTES.contact}>{t('sidebar.contact')}</SideLink>
+              <li>
+                <button
+                  type="button"
+                  className="sidebar-link sidebar-button"
+                  onClick={() => void onLogout()}
+                >
+                  {t('sidebar.logout')}
+                </button>
+              </li>
+            </ul>
+            <h2 className="sidebar-heading">{t('sidebar.tools')}</h2>
+            <ul className="list-unstyled">
+              <SideGroup label={t('sidebar.engineeringTools')} testId="engineering-tools">
+                <SideLink to={ROUTES.converter}>{t('sidebar.converter')}</SideLink>
+                <SideLink to={ROUTES.principalDesigner}>{t('sidebar.principal')}</SideLink>
+                <SideLink to={ROUTES.secondaryDesigner}>{t('sidebar.secondary')}</SideLink>
+                <SideLink to={ROUTES.lateralDesigner}>{t('sidebar.lateral')}</SideLink>
+                <li>
+                  <span className="sidebar-link disabled" aria-disabled="true">
+                    {t('sidebar.inFuture')}
+                  </span>
+                </li>
+              </SideGroup>
+              <SideGroup label={t('sidebar.aiTools')} testId="ai-tools">
+                <SideLink to={ROUTES.tool}>{t('sidebar.diagrodl')}</SideLink>
+                <SideLink to={ROUTES.history}>{t('sidebar.history')}</SideLink>
+              </SideGroup>
+            </ul>
+            <h2 className="sidebar-heading">{t('sidebar.account')}</h2>
+            <ul className="list-unstyled">
+              <SideLink to={ROUTES.changePassword}>{t('sidebar.changePassword')}</SideLink>
+            </ul>
+          </nav>
+        </Col>
+        <Col xs={12} lg={10} as="main" id="main" className="p-3 p-lg-4" tabIndex={-1}>
+          <Outlet />
+        </Col>
+      </Row>
+      <Footer />
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import Card from 'react-bootstrap/Card';
+import { useTranslation } from 'react-i18next';
+import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import authorsFile from '@/config/authors.json';
+import { runtimeConfig } from '@/lib/runtime-config.ts';
+
+interface Author {
+  name: string;
+  role: { es: string; en: string };
+  organisation: string;
+  link: string;
+}
+
+const CITATIONS = [
+  'Hughes, D. P. & Salathé, M. (2015). An open access repository of images on plant health to enable the development of mobile disease diagnostics. arXiv:1511.08060.',
+  'Mohanty, S. P., Hughes, D. P. & Salathé, M. (2016). Using deep learning for image-based plant disease detection. Frontiers in Plant Science 7:1419. doi:10.3389/fpls.2016.01419.',
+];
+
+export default function AboutPage() {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'en' ? 'en' : 'es';
+  useDocumentTitle(t('about.title'));
+  const { providerName } = runtimeConfig();
+  const authors = (authorsFile.authors as Author[]).map((a) => ({
+    ...a,
+    organisation: a.organisation.replace('{provider}', providerName),
+  }));
+  const tools = t('about.toolsList', { returnObjects: true }) as string[];
+
+  return (
+    <article className="about-page">
+      <h1>{t('about.title')}</h1>
+      <section>
+        <h2 className="h4">{t('about.what')}</h2>
+        <p>{t('about.whatText')}</p>
+      </section>
+      <section>
+        <h2 className="h4">{t('about.who')}</h2>
+        <p>{t('about.whoText')}</p>
+      </section>
+      <section>
+        <h2 className="h4">{t('about.tools')}</h2>
+        <ul>
+          {tools.map((item) => (
+            <li key={item}>{item}</li>
+          ))}
+        </ul>
+      </section>
+      <section>
+        <h2 className="h4">{t('about.data')}</h2>
+        <p>{t('about.dataText')}</p>
+        <p>
+          <a
+            href="https://creativecommons.org/licenses/by-sa/3.0/"
+            rel="license noopener"
+            target="_blank"
+          >
+            {t('about.licence')}
+          </a>
+        </p>
+        <h3 className="h6">{t('about.citations')}</h3>
+        <ul className="small">
+          {CITATIONS.map((c) => (
+            <li key={c}>{c}</li>
+          ))}
+        </ul>
+      </section>
+      <section>
+        <h2 className="h4">{t('about.authors')}</h2>
+        <div className="row g-3">
+          {authors.map((a) => (
+            <div className="col-12 col-md-6 col-xl-3" key={a.name}>
+              <Card className="h-100 author-card" data-testid="author-card">
+                <Card.Body>
+                  <Card.Title as="h3" className="h5">
+                    {a.name}
+                  </Card.Title>
+                  <Card.Subtitle className="mb-2 text-body-secondary">{a.role[lang]}</Card.Subtitle>
+                  <Card.Text>{a.organisation}</Card.Text>
+                  <Card.Link
+                    href={a.link}
+                    {...(a.link.startsWith('http') ? { target: '_blank', rel: 'noopener' } : {})}
+                  >
+                    {t('about.profile')}
+                    <span className="visually-hidden">: {a.name}</span>
+                  </Card.Link>
+                </Card.Body>
+              </Card>
+            </div>
+          ))}
+        </div>
+      </section>
+    </article>
+  );
+}

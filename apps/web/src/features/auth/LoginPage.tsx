@@ -1,0 +1,108 @@
+import { type FormEvent, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { type ApiReply, validateLogin } from '@diagrodl/contracts';
+import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { ApiError, apiPost } from '@/lib/api-client.ts';
+import { useSession } from '@/lib/session.tsx';
+
+type Message = { variant: 'secondary' | 'danger' | 'success'; text: string };
+
+/** Only same-site paths are followed after login (no open redirect). */
+function safeNext(raw: string | null): string {
+  if (!raw || !raw.startsWith('/') || raw.startsWith('//')) return '/';
+  return raw;
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('routes./Login_session'));
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  const navigate = useNavigate();
+  const { refresh } = useSession();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [message, setMessage] = useState<Message | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const check = validateLogin({ username, password });
+    if (!check.ok) {
+      setMessage({ variant: 'danger', text: check.message });
+      return;
+    }
+    setMessage({ variant: 'success', text: check.message });
+    setBusy(true);
+    try {
+      const reply = await apiPost<ApiReply>('/api/login/', { username, password, remember });
+      if (reply.status === 'OK') {
+        setUsername('');
+        setPassword('');
+        await refresh();
+        void navigate(next);
+        return;
+      }
+      setMessage({ variant: 'danger', text: reply.detail });
+    } catch (err) {
+      setMessage({
+        variant: 'danger',
+        text: err instanceof ApiError && err.status !== 0 ? err.detail : t('login.network'),
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="auth-form mx-auto" style={{ maxWidth: 480 }}>
+      <h1 className="h2">{t('login.title')}</h1>
+      {params.get('next') && (
+        <Alert variant="info" data-testid="login-required">
+          {t('auth.loginRequired')}
+        </Alert>
+      )}
+      <Form noValidate onSubmit={(e) => void onSubmit(e)}>
+        <Form.Group className="mb-3" controlId="login-username">
+          <Form.Label>{t('login.username')}</Form.Label>
+          <Form.Control
+            autoComplete="username"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+          />
+        </Form.Group>
+        <Form.Group className="mb-3" controlId="login-password">
+          <Form.Label>{t('login.password')}</Form.Label>
+          <Form.Control
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </Form.Group>
+        <Form.Check
+          className="mb-3"
+          id="login-remember"
+          label={t('login.remember')}
+          checked={remember}
+          onChange={(e) => setRemember(e.target.checked)}
+        />
+        <div role="status" aria-live="polite" className="mb-3" data-testid="login-message">
+          {message && (
+            <Alert variant={message.variant} className="mb-0">
+              {message.text}
+            </Alert>
+          )}
+        </div>
+        <Button type="submit" variant="success" disabled={busy}>
+          {t('login.submit')}
+        </Button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, type Page, expect, test as base } from '@playwright/test';
+import { E2E_DATA_DIR } from './playwright.config.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+export const SHOTS = path.join(root, 'e2e/.artifacts/screenshots');
+fs.mkdirSync(SHOTS, { recursive: true });
+
+let counter = 0;
+/** A user name unique to this run (5-15 letters and digits). */
+export function uniqueUserName(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}${process.pid % 1000}${counter}${Math.floor(Math.random() * 90 + 10)}`.slice(
+    0,
+    15,
+  );
+}
+
+/** Creates an account straight in the e2e server's database (no e-mail step). */
+export function createUser(userName: string, password: string, extra: string[] = []): void {
+  execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'apps/server/src/cli/create-user.ts',
+      '--user',
+      userName,
+      '--password',
+      password,
+      ...extra,
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'silent' },
+      stdio: 'pipe',
+    },
+  );
+}
+
+/** Logs in through the real API; the browser context shares the cookies. */
+export async function loginViaApi(
+  request: APIRequestContext,
+  userName: string,
+  password: string,
+): Promise<void> {
+  await request.get('/api/session/');
+  const state = await request.storageState();
+  const csrf = state.cookies.find((c) => c.name === 'csrftoken')?.value ?? '';
+  const res = await request.post('/api/login/', {
+    data: { username: userName, password },
+    headers: { 'X-CSRFToken': csrf },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** Zero serious or critical accessibility violations on the page as it is now. */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map(
+      (v) =>
+        `${label}: ${v.id} (${v.impact}) ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    ),
+  ).toEqual([]);
+}
+
+export async function setLanguage(page: Page, lang: 'es' | 'en'): Promise<void> {
+  await page.addInitScript((l) => localStorage.setItem('diagrodl.lang', l), lang);
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** A page whose context is logged in as a fresh user. */
+export const test = base.extend<{ userPage: Page; userName: string }>({
+  userName: async ({}, use) => {
+    await use(uniqueUserName('e2e'));
+  },
+  userPage: async ({ page, userName }, use) => {
+    createUser(userName, 'Clave-Segura-2026');
+    await loginViaApi(page.request, userName, 'Clave-Segura-2026');
+    await use(page);
+  },
+});
+
+export { expect };

@@ -1,0 +1,72 @@
+/**
+ * Every route of the specification's route table, spelled exactly. The web router
+ * renders them and the server answers them with the SPA (history fallback).
+ */
+export const ROUTES = {
+  home: '/',
+  about: '/About',
+  contact: '/Contact_us',
+  login: '/Login_session',
+  createAccount: '/Create_account',
+  converter: '/Universal_conversor',
+  principalDesigner: '/Principal_designer',
+  secondaryDesigner: '/Secondary_designer',
+  lateralDesigner: '/Lateral_designer',
+  tool: '/DiAgroDL',
+  aboutTool: '/About_DiAgroDL',
+  tomatoCrops: '/Tomato_crops',
+  spiderMites: '/Spider_mites',
+  bacterialSpot: '/Bacterial_spot',
+  earlyBlight: '/Early_blight',
+  lateBlight: '/Late_blight',
+  leafMold: '/Leaf_mold',
+  mosaicVirus: '/Mosaic_virus',
+  septoriaLeafSpot: '/Septoria_leaf_spot',
+  targetSpot: '/Target_spot',
+  tylcv: '/Tylcv',
+  custom: '/Custom',
+  upload: '/upload',
+  predictRows: '/Predict_rows',
+  createReport: '/Create_report',
+  getPredict: '/Get_predict',
+  // Beyond the specification's table:
+  history: '/Historial',
+  changePassword: '/Change_password',
+  resetPassword: '/Reset_password',
+} as const;
+
+export type RouteKey = keyof typeof ROUTES;
+export type RoutePath = (typeof ROUTES)[RouteKey];
+
+export const ALL_ROUTE_PATHS: readonly string[] = Object.values(ROUTES);
+
+/** Routes that need a logged-in user: the engineering tools and the diagnosis flow. */
+export const PROTECTED_ROUTES: readonly string[] = [
+  ROUTES.converter,
+  ROUTES.principalDesigner,
+  ROUTES.secondaryDesigner,
+  ROUTES.lateralDesigner,
+  ROUTES.tool,
+  ROUTES.custom,
+  ROUTES.upload,
+  ROUTES.predictRows,
+  ROUTES.createReport,
+  ROUTES.getPredict,
+  ROUTES.history,
+  ROUTES.changePassword,
+];
+
+/** Disease and crop pages, shown with the disease top navigation bar. */
+export const DISEASE_ROUTES: readonly string[] = [
+  ROUTES.bacterialSpot,
+  ROUTES.earlyBlight,
+  ROUTES.lateBlight,
+  ROUTES.leafMold,
+  ROUTES.septoriaLeafSpot,
+  ROUTES.spiderMites,
+  ROUTES.targetSpot,
+  ROUTES.mosaicVirus,
+  ROUTES.tylcv,
+  ROUTES.tomatoCrops,
+  ROUTES.aboutTool,
+];

@@ -1,0 +1,62 @@
+// Builds what is stale: the web app (Vite), the server bundle (esbuild) and the user manual PDF.
+// `node scripts/build.mjs --force` rebuilds everything.
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureInstalled, log, mtime, newestMtime, root, run } from './lib.mjs';
+
+const force = process.argv.includes('--force');
+
+export async function build({ force: forced = false } = {}) {
+  ensureInstalled();
+  const shared = ['packages/contracts', 'packages/hydraulics', 'package-lock.json'];
+
+  const webInputs = [
+    'apps/web/src',
+    'apps/web/public',
+    'apps/web/index.html',
+    'apps/web/vite.config.ts',
+    ...shared,
+  ];
+  const webStamp = 'apps/web/dist/.built';
+  if (forced || newestMtime(webInputs) > mtime(webStamp)) {
+    log('building the web app (Vite)…');
+    run(path.join(root, 'node_modules/.bin/vite'), ['build', 'apps/web', '--logLevel', 'warn']);
+    fs.writeFileSync(path.join(root, webStamp), new Date().toISOString());
+  }
+
+  const manualInputs = ['docs/manual', 'scripts/build-manual.mjs'];
+  const manualOut = 'apps/web/dist/user_manual.pdf';
+  if (forced || Math.max(newestMtime(manualInputs), mtime(webStamp)) > mtime(manualOut)) {
+    log('generating the user manual PDF from docs/manual…');
+    run(process.execPath, ['scripts/build-manual.mjs', manualOut]);
+  }
+
+  const serverInputs = ['apps/server/src', 'apps/server/package.json', ...shared];
+  const serverOut = 'apps/server/dist/main.js';
+  if (forced || newestMtime(serverInputs) > mtime(serverOut)) {
+    log('building the server (esbuild)…');
+    const esbuild = await import('esbuild');
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'apps/server/package.json'), 'utf8'));
+    // npm packages stay external (native addons, data files); our workspaces are bundled.
+    const external = Object.keys(pkg.dependencies).filter((d) => !d.startsWith('@diagrodl/'));
+    await esbuild.build({
+      entryPoints: { main: path.join(root, 'apps/server/src/main.ts') },
+      outdir: path.join(root, 'apps/server/dist'),
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      external,
+      sourcemap: true,
+      logLevel: 'warning',
+      banner: {
+        js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+      },
+    });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await build({ force });
+  log('build up to date.');
+}
