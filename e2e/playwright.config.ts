@@ -2,18 +2,23 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const root = path.resolve(import.meta.dirname, '..');
-export const E2E_PORT = 8123;
-export const MAINTENANCE_PORT = 8124;
-export const E2E_DATA_DIR = path.join(root, 'e2e/.artifacts/data');
+// E2E_PORT (and E2E_PORT + 1 for the maintenance server) lets several runs share a machine;
+// WEB_DIST / SERVER_DIST choose which build they serve (see scripts/build.mjs).
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 8123);
+export const MAINTENANCE_PORT = E2E_PORT + 1;
+const artifacts = path.join(root, 'e2e/.artifacts', String(E2E_PORT));
+export const E2E_DATA_DIR = path.join(artifacts, 'data');
+const serverMain = path.resolve(root, process.env.SERVER_DIST ?? 'apps/server/dist', 'main.js');
+const webDist = path.resolve(root, process.env.WEB_DIST ?? 'apps/web/dist');
 
 const serve = (port: number, dataDir: string, extra = '') =>
-  `rm -rf ${dataDir} && ${extra} PORT=${port} HOST=127.0.0.1 DATA_DIR=${dataDir} LOG_LEVEL=warn node apps/server/dist/main.js`;
+  `rm -rf ${dataDir} && ${extra} PORT=${port} HOST=127.0.0.1 DATA_DIR=${dataDir} WEB_DIST=${webDist} LOG_LEVEL=warn node ${serverMain}`;
 
 /** End-to-end tests: Debian's Chromium against the built app served by the real server. */
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
-  outputDir: path.join(root, 'e2e/.artifacts/results'),
+  outputDir: path.join(artifacts, 'results'),
   fullyParallel: false,
   workers: 2,
   retries: process.env.CI ? 1 : 0,

@@ -6,6 +6,10 @@ import { ensureInstalled, log, mtime, newestMtime, root, run } from './lib.mjs';
 
 const force = process.argv.includes('--force');
 
+// WEB_DIST / SERVER_DIST let parallel work build into separate folders (relative to the repo).
+const webDist = process.env.WEB_DIST ?? 'apps/web/dist';
+const serverDist = process.env.SERVER_DIST ?? 'apps/server/dist';
+
 export async function build({ force: forced = false } = {}) {
   ensureInstalled();
   const shared = ['packages/contracts', 'packages/hydraulics', 'package-lock.json'];
@@ -17,22 +21,29 @@ export async function build({ force: forced = false } = {}) {
     'apps/web/vite.config.ts',
     ...shared,
   ];
-  const webStamp = 'apps/web/dist/.built';
+  const webStamp = `${webDist}/.built`;
   if (forced || newestMtime(webInputs) > mtime(webStamp)) {
     log('building the web app (Vite)…');
-    run(path.join(root, 'node_modules/.bin/vite'), ['build', 'apps/web', '--logLevel', 'warn']);
+    run(path.join(root, 'node_modules/.bin/vite'), [
+      'build',
+      'apps/web',
+      '--logLevel',
+      'warn',
+      '--outDir',
+      path.resolve(root, webDist),
+    ]);
     fs.writeFileSync(path.join(root, webStamp), new Date().toISOString());
   }
 
   const manualInputs = ['docs/manual', 'scripts/build-manual.mjs'];
-  const manualOut = 'apps/web/dist/user_manual.pdf';
+  const manualOut = `${webDist}/user_manual.pdf`;
   if (forced || Math.max(newestMtime(manualInputs), mtime(webStamp)) > mtime(manualOut)) {
     log('generating the user manual PDF from docs/manual…');
     run(process.execPath, ['scripts/build-manual.mjs', manualOut]);
   }
 
   const serverInputs = ['apps/server/src', 'apps/server/package.json', ...shared];
-  const serverOut = 'apps/server/dist/main.js';
+  const serverOut = `${serverDist}/main.js`;
   if (forced || newestMtime(serverInputs) > mtime(serverOut)) {
     log('building the server (esbuild)…');
     const esbuild = await import('esbuild');
@@ -41,7 +52,7 @@ export async function build({ force: forced = false } = {}) {
     const external = Object.keys(pkg.dependencies).filter((d) => !d.startsWith('@diagrodl/'));
     await esbuild.build({
       entryPoints: { main: path.join(root, 'apps/server/src/main.ts') },
-      outdir: path.join(root, 'apps/server/dist'),
+      outdir: path.resolve(root, serverDist),
       bundle: true,
       platform: 'node',
       target: 'node20',

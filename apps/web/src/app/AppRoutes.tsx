@@ -4,6 +4,12 @@ import { DISEASE_ROUTES, PROTECTED_ROUTES, ROUTES } from '@diagrodl/contracts';
 import { NotFound } from '@/components/NotFound.tsx';
 import { UnderConstruction } from '@/components/UnderConstruction.tsx';
 import { useSession } from '@/lib/session.tsx';
+import { accountPages } from '@/features/account/pages.tsx';
+import { contactPages } from '@/features/contact/pages.tsx';
+import { converterPages } from '@/features/converter/pages.tsx';
+import { diagnosisPages } from '@/features/diagnosis/pages.tsx';
+import { diseasesPages } from '@/features/diseases/pages.tsx';
+import { irrigationPages } from '@/features/irrigation/pages.tsx';
 import { LandingPage } from '@/features/landing/LandingPage.tsx';
 import { Loading } from './Loading.tsx';
 import { AuthShell } from './shells/AuthShell.tsx';
@@ -14,13 +20,19 @@ const AboutPage = lazy(() => import('@/features/about/AboutPage.tsx'));
 const LoginPage = lazy(() => import('@/features/auth/LoginPage.tsx'));
 
 /**
- * What each route renders. Routes without an entry here belong to later work and show
- * their title with 'En construcción'.
+ * What each route renders: each feature lists its own pages in its pages.tsx. Routes without
+ * an entry belong to later work and show their title with 'En construcción'.
  */
 const PAGES: Partial<Record<string, ReactNode>> = {
   [ROUTES.home]: <LandingPage />,
   [ROUTES.about]: <AboutPage />,
   [ROUTES.login]: <LoginPage />,
+  ...accountPages,
+  ...contactPages,
+  ...converterPages,
+  ...irrigationPages,
+  ...diseasesPages,
+  ...diagnosisPages,
 };
 
 function page(path: string): ReactNode {

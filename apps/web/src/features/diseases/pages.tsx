@@ -1,0 +1,4 @@
+import type { ReactNode } from 'react';
+
+/** Routes this feature renders (path of the specification -> page element). */
+export const diseasesPages: Partial<Record<string, ReactNode>> = {};
