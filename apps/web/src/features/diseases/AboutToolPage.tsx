@@ -1,0 +1,147 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { HealthReply } from '@diagrodl/contracts';
+import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { apiGet } from '@/lib/api-client.ts';
+import { formatNumber } from '@/lib/format.ts';
+import { type AboutContent, useContent } from './content.ts';
+import { PageLayout } from './components/PageLayout.tsx';
+import { References } from './components/References.tsx';
+import { Blocks, Inline, plain } from './components/RichText.tsx';
+import { ToolIconLink } from './components/ToolIconLink.tsx';
+
+type ModelsState =
+  { status: 'loading' } | { status: 'error' } | { status: 'ok'; models: HealthReply['models'] };
+
+/** The models the server has loaded and their measured test accuracy (GET /api/health). */
+function useLoadedModels(): ModelsState {
+  const [state, setState] = useState<ModelsState>({ status: 'loading' });
+  useEffect(() => {
+    let alive = true;
+    apiGet<HealthReply>('/api/health').then(
+      (reply) => alive && setState({ status: 'ok', models: reply.models ?? [] }),
+      () => alive && setState({ status: 'error' }),
+    );
+    return () => {
+      alive = false;
+    };
+  }, []);
+  return state;
+}
+
+function ModelAccuracy() {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'en' ? 'en' : 'es';
+  const state = useLoadedModels();
+  if (state.status === 'loading') {
+    return <p role="status">{t('diseases.about.accuracyLoading')}</p>;
+  }
+  if (state.status === 'error') {
+    return <p className="text-danger">{t('diseases.about.accuracyError')}</p>;
+  }
+  if (state.models.length === 0) {
+    return (
+      <p className="fw-semibold" data-testid="no-models">
+        {t('diseases.about.noModels')}
+      </p>
+    );
+  }
+  return (
+    <>
+      <p>{t('diseases.about.accuracyIntro')}</p>
+      <ul data-testid="model-accuracy">
+        {state.models.map((m) => (
+          <li key={m.id}>
+            <strong>{t(`diseases.about.modelNames.${m.id}`, { defaultValue: m.id })}</strong>:{' '}
+            {m.accuracy === null
+              ? t('diseases.about.notMeasured')
+              : formatNumber(m.accuracy, lang, {
+                  style: 'percent',
+                  minimumFractionDigits: 1,
+                  maximumFractionDigits: 1,
+                })}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/**
+ * About DiAgroDL: what the tool does, the classes it knows, the three CNN architectures for
+ * growers and for researchers, each loaded model's measured accuracy, and the tool icon.
+ */
+export default function AboutToolPage() {
+  const { t } = useTranslation();
+  const { data, error } = useContent<AboutContent>('about_tool');
+  useDocumentTitle(data ? plain(data.title) : '');
+
+  return (
+    <PageLayout contentKey={data} ready={data !== null} error={error} testId="about-tool-page">
+      {data && (
+        <>
+          <header className="disease-header">
+            <h1>
+              <Inline text={data.title} />
+            </h1>
+            <p className="lead">
+              <Inline text={data.summary} />
+            </p>
+          </header>
+          {data.sections.map((s) => (
+            <section key={s.id} className="disease-section" aria-labelledby={s.id}>
+              <h2 id={s.id} tabIndex={-1}>
+                <Inline text={s.heading} />
+              </h2>
+              <Blocks blocks={s.blocks} />
+            </section>
+          ))}
+          <section className="disease-section" aria-labelledby="architectures">
+            <h2 id="architectures" tabIndex={-1}>
+              {t('diseases.about.architecturesHeading')}
+            </h2>
+            {data.architectures.map((a) => (
+              <div key={a.id} className="architecture card mb-3" data-testid={`arch-${a.id}`}>
+                <div className="card-body">
+                  <h3 className="h4 card-title">{a.name}</h3>
+                  <div className="row g-4">
+                    <div className="col-xl-5">
+                      <h4 className="h6 text-uppercase arch-audience">
+                        {t('diseases.about.forGrowers')}
+                      </h4>
+                      <Blocks blocks={a.forGrowers} />
+                    </div>
+                    <div className="col-xl-7">
+                      <h4 className="h6 text-uppercase arch-audience">
+                        {t('diseases.about.forResearchers')}
+                      </h4>
+                      <Blocks blocks={a.forResearchers} />
+                    </div>
+                  </div>
+                </div>
+              </div>
+            ))}
+          </section>
+          <section className="disease-section" aria-labelledby="accuracy">
+            <h2 id="accuracy" tabIndex={-1}>
+              {t('diseases.about.accuracyHeading')}
+            </h2>
+            <ModelAccuracy />
+          </section>
+          <section className="disease-section" aria-labelledby="ai-tool">
+            <h2 id="ai-tool" tabIndex={-1}>
+              {t('diseases.sections.ai_tool')}
+            </h2>
+            <ToolIconLink />
+          </section>
+          <section className="disease-section" aria-labelledby="references">
+            <h2 id="references" tabIndex={-1}>
+              {t('diseases.sections.references')}
+            </h2>
+            <References references={data.references} />
+          </section>
+        </>
+      )}
+    </PageLayout>
+  );
+}

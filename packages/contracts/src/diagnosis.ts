@@ -1,0 +1,212 @@
+/**
+ * The diagnosis tool's calls (specification section 7), their fields and replies.
+ * Paths use the lower-case tool name; multipart fields are spelled as in the specification.
+ */
+import type { ClassId } from './classes.ts';
+
+export const DIAGNOSIS_PATHS = {
+  config: '/diagrodl/post_custom/',
+  posts: '/diagrodl/posts/', // POST: upload one image; GET: the rows
+  predict: '/diagrodl/posts_predict/',
+  progress: '/diagrodl/progress/', // beyond the spec: polling for the progress bar
+  pending: '/diagrodl/pending/', // beyond the spec: this user's uploaded, not yet identified images
+  pendingItem: (id: number) => `/diagrodl/pending/${id}/`, // DELETE: remove one uploaded image
+  makeReport: '/diagrodl/posts_makereport/',
+  deleteRows: '/diagrodl/posts_delate_rows/',
+  history: '/diagrodl/history/', // beyond the spec: past diagnoses
+  historyItem: (id: number) => `/diagrodl/history/${id}/`, // DELETE: forget one past diagnosis
+  models: '/diagrodl/models/', // GET (public): the loaded models
+} as const;
+
+/** Values of the configuration page's selectors (only the first of each is enabled). */
+export const CROPS = ['tomate', 'fresa', 'maiz'] as const;
+export const LEVELS = ['hoja', 'fruta', 'raiz', 'tallo', 'flor'] as const;
+export const MODEL_TYPES = ['DL', 'ML', 'DL_ML'] as const;
+
+/** modelo_version values and the shipped model each one runs (models/<file>.onnx). */
+export const MODEL_VERSIONS = [
+  { value: 'Tomato_leaf_cnn_vgg16', modelId: 'vgg16', label: 'VGG16 v1' },
+  { value: 'Tomato_leaf_cnn_resnet50', modelId: 'resnet50', label: 'ResNet50 v1' },
+  { value: 'tomato_leaf_cnn_mobilenet', modelId: 'mobilenet', label: 'MobileNet v1' },
+  { value: 'ensemble', modelId: 'ensemble', label: 'Ensemble (VGG16 + ResNet50 + MobileNet)' },
+] as const;
+export type ModelId = (typeof MODEL_VERSIONS)[number]['modelId'];
+
+/** multipart body of POST /diagrodl/post_custom/ */
+export interface ConfigBody {
+  cultivo: string;
+  nivel: string;
+  tipo_modelo: string;
+  modelo_version: string;
+}
+
+export interface ConfigReply {
+  status: 'OK';
+  detail: string;
+  config: ConfigBody & { modelId: ModelId };
+}
+
+/** GET /diagrodl/models/ (beyond the spec): which models the server has loaded. */
+export interface LoadedModel {
+  id: ModelId;
+  modeloVersion: string;
+  label: string;
+  testAccuracy: number | null;
+}
+
+/** Reply of POST /diagrodl/posts/ (multipart: image, name_img). */
+export interface UploadReply {
+  status: 'OK';
+  detail: string;
+  id: number;
+  name_img: string;
+}
+
+export interface PendingImage {
+  id: number;
+  name_img: string;
+  size: number;
+  created_at: string;
+  url: string;
+}
+
+/** Reply of POST /diagrodl/posts_predict/ (multipart: image, report). */
+export interface PredictReply {
+  status: 'OK';
+  detail: string;
+  total: number;
+}
+
+/** GET /diagrodl/progress/ */
+export interface ProgressReply {
+  state: 'idle' | 'running' | 'done' | 'error';
+  done: number;
+  total: number;
+  detail?: string;
+}
+
+export interface TopClass {
+  label: ClassId;
+  predict: string;
+  probability: number;
+}
+
+/** One row of GET /diagrodl/posts/ (the first three fields as the original showed them). */
+export interface DiagnosisRow {
+  id: number;
+  name_img: string;
+  /** Display name in the user's language, or 'No reconocido con confianza'. */
+  predict: string;
+  /** Calibrated top probability (shown with 4 decimals). */
+  probability: number;
+  label: ClassId;
+  top3: TopClass[];
+  /** False when the top probability is below the model's threshold: not counted as a diagnosis. */
+  accepted: boolean;
+  /** Model id ('mobilenet', 'resnet50', 'vgg16', 'ensemble'). */
+  model: string;
+  /** Its display name ('MobileNet v1', ...). */
+  modelLabel: string;
+  created_at: string;
+  /** URLs (owner-only) of the photo and the class activation heatmap overlaid on it. */
+  image: string;
+  heatmap: string;
+  /** Disease page with what to do (the crop page for healthy leaves). */
+  page: string;
+}
+
+export interface ReportReply {
+  url: string;
+}
+
+export const NOT_RECOGNISED = {
+  es: 'No reconocido con confianza',
+  en: 'Not recognised with confidence',
+} as const;
+
+/** Spanish messages of the upload rules (server `detail`s). */
+export const UPLOAD_LIMITS = {
+  maxBytes: 15 * 1024 * 1024,
+  maxPixels: 40_000_000,
+  maxPending: 50,
+  types: ['image/jpeg', 'image/png', 'image/webp'],
+} as const;
+
+/** The upload page's confirmations, word for word from the specification. */
+export const UPLOAD_MESSAGES = {
+  noImage: 'Por favor selecciona una imagen',
+  confirmRemove: '¿Estás seguro de eliminar esta imagen?',
+} as const;
+
+/* ---- Extensions made with the server implementation (issue 9). ---- */
+
+/** Media served to their owner only (photos, heatmaps, history thumbnails, reports). */
+export const MEDIA_KINDS = ['post_images', 'heatmaps', 'thumbs', 'reports'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+
+/** Extra facts about a loaded model (GET /diagrodl/models/). */
+export interface LoadedModelDetails extends LoadedModel {
+  /** Top calibrated probability below which a row is 'No reconocido con confianza'. */
+  threshold: number;
+  /** For the ensemble: the member model ids. */
+  members?: ModelId[];
+}
+
+/** GET /diagrodl/post_custom/: the user's stored configuration (null before the first one). */
+export interface ConfigStateReply {
+  config: (ConfigBody & { modelId: ModelId }) | null;
+}
+
+/** Reply of DELETE /diagrodl/pending/:id/, POST /diagrodl/posts_delate_rows/ and history deletes. */
+export interface DeleteReply {
+  status: 'OK';
+  detail: string;
+  deleted: number;
+}
+
+/**
+ * One past diagnosis (GET /diagrodl/history/, newest first); survives 'start anew'.
+ * Shaped like a DiagnosisRow: `image` is a small thumbnail (the full photo is gone after
+ * 'start anew'), `heatmap` is '' (heatmaps are not kept), `id` is the history entry's id.
+ */
+export interface HistoryItem extends DiagnosisRow {
+  /** Owner-only URL of a small JPEG thumbnail of the photo (same as `image`). */
+  thumbnail: string;
+}
+
+/** The server's Spanish `detail` texts for the diagnosis calls. */
+export const DIAGNOSIS_MESSAGES = {
+  configOk: 'Configuración guardada.',
+  cropNotAvailable: "Solo está disponible el cultivo 'tomate'.",
+  levelNotAvailable: "Solo está disponible el nivel de identificación 'hoja'.",
+  typeNotAvailable: "Solo está disponible el tipo de modelo 'DL'.",
+  modelUnknown: 'El modelo solicitado no existe.',
+  modelNotLoaded: (label: string) => `El modelo ${label} no está disponible en este servidor.`,
+  configRequired:
+    'Primero elige el modelo en la página de configuración (Selección del modelo y parámetros aplicables).',
+  uploadOk: 'Imagen subida.',
+  noFile: 'Por favor selecciona una imagen',
+  emptyFile: 'El archivo está vacío.',
+  tooLarge: 'La imagen supera el tamaño máximo de 15 MB.',
+  tooManyPixels: 'La imagen es demasiado grande: como máximo 40 megapíxeles.',
+  badType: 'Formato no admitido: sube una fotografía JPEG, PNG o WebP.',
+  undecodable: 'No se pudo leer la imagen: el archivo está dañado o no es una fotografía válida.',
+  badName: 'El nombre del archivo no es válido.',
+  tooManyPending:
+    'Ya tienes 50 imágenes pendientes de identificar: identifícalas o elimina alguna.',
+  pendingRemoved: 'Imagen eliminada.',
+  pendingNotFound: 'La imagen no existe o ya fue identificada.',
+  pendingBusy: 'La imagen se está identificando en este momento.',
+  predictStarted: 'Identificación iniciada.',
+  predictRunning: 'La identificación ya está en curso.',
+  nothingPending: 'No hay imágenes pendientes de identificar: sube al menos una imagen.',
+  modelUnavailable: 'El modelo configurado no está disponible en este momento.',
+  interrupted:
+    "La identificación se interrumpió: pulsa 'Iniciar identificación' de nuevo para terminar las imágenes pendientes.",
+  failedImages: (n: number) =>
+    `${n} imagen${n === 1 ? '' : 'es'} no se pudo${n === 1 ? '' : 'ieron'} identificar y se descartó${n === 1 ? '' : 'aron'}.`,
+  noRows: 'No hay diagnósticos para el reporte: identifica al menos una imagen.',
+  rowsDeleted: 'Diagnóstico eliminado.',
+  historyDeleted: 'Entrada del historial eliminada.',
+  historyNotFound: 'La entrada del historial no existe.',
+} as const;

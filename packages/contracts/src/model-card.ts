@@ -1,0 +1,162 @@
+/**
+ * The model card JSON written beside each ONNX file (models/<name>.card.json) by the
+ * training pipeline (ml/diagrodl_ml/card.py). The server refuses a model whose card does
+ * not parse or whose sha256/size do not match the file.
+ */
+import { z } from 'zod';
+import { CLASS_IDS } from './classes.ts';
+
+const classId = z.enum(CLASS_IDS);
+const rate = z.number().min(0).max(1);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+const dim = z.union([z.number().int().positive(), z.string()]);
+
+export const perClassMetricSchema = z.object({
+  id: classId,
+  precision: rate,
+  recall: rate,
+  f1: rate,
+  support: z.number().int().nonnegative(),
+});
+
+export const testMetricsSchema = z.object({
+  split: z.literal('test'),
+  evaluated_with: z.string(),
+  n: z.number().int().nonnegative(),
+  accuracy: rate,
+  macro_f1: rate,
+  min_recall: rate,
+  per_class: z.array(perClassMetricSchema).length(CLASS_IDS.length),
+  /** rows: true class, columns: predicted class, both in CLASS_IDS order */
+  confusion_matrix: z
+    .array(z.array(z.number().int().nonnegative()).length(CLASS_IDS.length))
+    .length(CLASS_IDS.length),
+});
+
+export const oodSetSchema = z.object({
+  n: z.number().int().nonnegative(),
+  rejected_share: rate,
+  mean_top_probability: rate,
+  most_predicted: classId.optional(),
+  accuracy: rate.optional(),
+  accuracy_accepted: rate.nullable().optional(),
+});
+
+export const modelCardSchema = z.object({
+  schema_version: z.literal(1),
+  /** 'mobilenet' | 'resnet50' | 'vgg16' */
+  name: z.string().min(1),
+  display_name: z.string().min(1),
+  version: z.string(),
+  architecture: z.string(),
+  head: z.string(),
+  parameters: z.number().int().positive(),
+  created_at: z.string(),
+  framework: z.object({ torch: z.string(), torchvision: z.string(), onnx_opset: z.number().int() }),
+  file: z.object({
+    name: z.string().min(1),
+    sha256,
+    size_bytes: z.number().int().positive(),
+    weights_dtype: z.enum(['float32', 'float16']),
+  }),
+  input: z.object({
+    name: z.literal('input'),
+    layout: z.literal('NCHW'),
+    dtype: z.literal('float32'),
+    shape: z.array(dim).length(4),
+    size: z.number().int().positive(),
+    color: z.literal('RGB'),
+    resize: z.string(),
+    scale: z.string(),
+    mean: z.array(z.number()).length(3),
+    std: z.array(z.number()).length(3),
+  }),
+  outputs: z.object({
+    probabilities: z.object({ shape: z.array(dim), description: z.string() }),
+    cam: z.object({ shape: z.array(dim).length(4), description: z.string() }),
+  }),
+  classes: z.array(classId).length(CLASS_IDS.length),
+  data: z.object({
+    source: z.string(),
+    license: z.string(),
+    n_images: z.number().int().nonnegative(),
+    split: z.object({
+      method: z.string(),
+      seed: z.number().int(),
+      fractions: z.record(z.string(), z.number()),
+      counts: z.object({ train: z.number().int(), val: z.number().int(), test: z.number().int() }),
+      per_class: z.record(z.string(), z.record(z.string(), z.number().int())),
+      file_list_sha256: z.object({ train: sha256, val: sha256, test: sha256 }),
+      file_lists: z.string(),
+    }),
+  }),
+  training: z.object({
+    epochs: z.number().int().nonnegative(),
+    epochs_planned: z.number().int().nonnegative(),
+    time_budget_minutes: z.number().nonnegative(),
+    schedule: z.array(z.object({ size: z.number().int(), epochs: z.number().int() })),
+    batch_size: z.number().int().positive(),
+    optimizer: z.string(),
+    loss: z.string(),
+    augmentation: z.array(z.string()),
+    seed: z.number().int(),
+    device: z.string(),
+    time_seconds: z.number().nonnegative(),
+    history: z.array(z.record(z.string(), z.number())),
+  }),
+  calibration: z.object({
+    method: z.string(),
+    temperature: z.number().positive(),
+    bins: z.number().int().positive(),
+    val_ece_before: rate,
+    val_ece_after: rate,
+    val_nll_before: z.number(),
+    val_nll_after: z.number(),
+    test_ece_before: rate,
+    test_ece_after: rate,
+  }),
+  rejection: z.object({
+    /** Below this top calibrated probability the UI shows 'No reconocido con confianza'. */
+    threshold: rate,
+    method: z.string(),
+    val_coverage: rate,
+    val_accuracy_accepted: rate,
+    val_correct_rejected: rate,
+    val_errors_rejected: rate,
+    val_errors: z.number().int().nonnegative(),
+    test_coverage: rate,
+    test_accuracy_accepted: rate,
+    label_below_threshold: z.object({ es: z.string(), en: z.string() }),
+  }),
+  metrics: testMetricsSchema,
+  out_of_distribution: z.object({
+    note: z.string(),
+    sets: z.record(z.string(), oodSetSchema).optional(),
+  }),
+  goals: z.object({
+    top1_accuracy: rate,
+    min_class_recall: rate,
+    ece_after: rate,
+    met: z.object({
+      top1_accuracy: z.boolean(),
+      min_class_recall: z.boolean(),
+      ece_after: z.boolean(),
+    }),
+  }),
+  notes: z.array(z.string()),
+});
+
+export type ModelCard = z.infer<typeof modelCardSchema>;
+export type PerClassMetric = z.infer<typeof perClassMetricSchema>;
+
+/** Parses a card, throwing a readable error naming the first bad field. */
+export function parseModelCard(json: unknown): ModelCard {
+  const r = modelCardSchema.safeParse(json);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new Error(
+      `invalid model card at ${issue ? issue.path.join('.') || '(root)' : '?'}: ${issue?.message ?? ''}`,
+    );
+  }
+  return r.data;
+}
