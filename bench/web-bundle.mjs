@@ -17,7 +17,9 @@ const visit = (rel) => {
   if (seen.has(rel)) return;
   seen.add(rel);
   const code = fs.readFileSync(path.join(dist, rel), 'utf8');
-  for (const m of code.matchAll(/(?:^|[;\s])import\s*(?:[^'"]*?from\s*)?["'](\.\/[^"']+\.js)["']/g)) {
+  for (const m of code.matchAll(
+    /(?:^|[;\s])import\s*(?:[^'"]*?from\s*)?["'](\.\/[^"']+\.js)["']/g,
+  )) {
     visit(path.posix.join(path.posix.dirname(rel), m[1]));
   }
 };
@@ -29,13 +31,21 @@ for (const rel of seen) {
   raw += buf.length;
   gz += zlib.gzipSync(buf, { level: 9 }).length;
 }
-console.log(`landing page JavaScript: ${seen.size} files, ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip (goal <= 250 KB)`);
+console.log(
+  `landing page JavaScript: ${seen.size} files, ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip (goal <= 250 KB)`,
+);
 
 const port = 18000 + Math.floor(Math.random() * 1000);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-bench-'));
 const t0 = performance.now();
 const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  },
   stdio: 'ignore',
 });
 for (;;) {
@@ -48,6 +58,8 @@ for (;;) {
   if (performance.now() - t0 > 30000) throw new Error('server did not start in 30 s');
   await new Promise((r) => setTimeout(r, 20));
 }
-console.log(`server cold start (fresh database, migrations included): ${(performance.now() - t0).toFixed(0)} ms`);
+console.log(
+  `server cold start (fresh database, migrations included): ${(performance.now() - t0).toFixed(0)} ms`,
+);
 child.kill('SIGTERM');
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -93,8 +93,10 @@ test.describe('shells for a logged-in user', () => {
     await shot(page, 'auth-shell-es');
   });
 
-  test('logout ends the session and goes home', async ({ userPage: page }) => {
-    await page.goto('/About');
+  test('logout ends the session and goes home, also from a tool page', async ({
+    userPage: page,
+  }) => {
+    await page.goto('/Change_password');
     await page.getByRole('button', { name: 'Cerrar sesión' }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.locator('[data-shell="public"]')).toBeVisible();
@@ -219,14 +221,16 @@ test.describe('disease top navigation bar', () => {
   test('the bar collapses below lg and after a selection', async ({ page }) => {
     await page.setViewportSize({ width: 800, height: 900 });
     await page.goto('/Tomato_crops');
-    const toggler = page.getByRole('button', { name: 'Mostrar u ocultar la navegación' });
+    const topnav = page.locator('.disease-topnav');
+    const toggler = topnav.getByRole('button', { name: 'Mostrar u ocultar la navegación' });
+    const about = topnav.getByRole('link', { name: 'Acerca de DiAgroDL' });
     await expect(toggler).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Acerca de DiAgroDL' })).toBeHidden();
+    await expect(about).toBeHidden();
     await toggler.click();
-    await expect(page.getByRole('link', { name: 'Acerca de DiAgroDL' })).toBeVisible();
-    await page.getByRole('link', { name: 'Acerca de DiAgroDL' }).click();
+    await expect(about).toBeVisible();
+    await about.click();
     await expect(page).toHaveURL(/About_DiAgroDL$/);
-    await expect(page.getByRole('link', { name: 'Acerca de DiAgroDL' })).toBeHidden();
+    await expect(about).toBeHidden();
 
     await page.setViewportSize({ width: 1366, height: 900 });
     await expect(toggler).toBeHidden();
@@ -304,4 +308,36 @@ test.describe('accessibility', () => {
       await expectAccessible(page, route);
     }
   });
+});
+
+test.describe('screenshots for review', () => {
+  for (const lang of ['es', 'en'] as const) {
+    for (const [label, width] of [
+      ['desktop', 1366],
+      ['phone', 360],
+    ] as const) {
+      test(`landing, shells and 404 (${lang}, ${label})`, async ({ userPage: page, browser }) => {
+        await page.setViewportSize({ width, height: 800 });
+        await setLanguage(page, lang);
+        await page.goto('/');
+        await expect(page.getByTestId('welcome-variant')).toBeVisible();
+        await shot(page, `auth-landing-${lang}-${label}`);
+        await page.goto('/About');
+        await shot(page, `auth-about-${lang}-${label}`);
+
+        const visitor = await browser.newContext({ viewport: { width, height: 800 } });
+        const v = await visitor.newPage();
+        await setLanguage(v, lang);
+        await v.goto('/');
+        await expect(v.locator('[data-shell="public"]')).toBeVisible();
+        await shot(v, `public-landing-${lang}-${label}`);
+        await v.goto('/Tomato_crops');
+        await shot(v, `disease-shell-${lang}-${label}`);
+        await v.goto('/nowhere');
+        await expect(v.getByTestId('not-found')).toBeVisible();
+        await shot(v, `not-found-${lang}-${label}`);
+        await visitor.close();
+      });
+    }
+  }
 });

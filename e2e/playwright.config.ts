@@ -8,6 +8,11 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 8123);
 export const MAINTENANCE_PORT = E2E_PORT + 1;
 const artifacts = path.join(root, 'e2e/.artifacts', String(E2E_PORT));
 export const E2E_DATA_DIR = path.join(artifacts, 'data');
+// A real SMTP server (e2e/smtp-sink.mjs) on E2E_PORT + 2 (readiness on + 3) receives the mail
+// of the main server; each message lands as an .eml file in MAIL_DIR.
+export const SMTP_PORT = E2E_PORT + 2;
+const SMTP_HTTP_PORT = E2E_PORT + 3;
+export const MAIL_DIR = path.join(artifacts, 'mail');
 const serverMain = path.resolve(root, process.env.SERVER_DIST ?? 'apps/server/dist', 'main.js');
 const webDist = path.resolve(root, process.env.WEB_DIST ?? 'apps/web/dist');
 
@@ -46,7 +51,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: serve(E2E_PORT, E2E_DATA_DIR),
+      command: serve(E2E_PORT, E2E_DATA_DIR, `SMTP_URL=smtp://127.0.0.1:${SMTP_PORT}`),
       cwd: root,
       url: `http://127.0.0.1:${E2E_PORT}/api/health`,
       reuseExistingServer: false,
@@ -64,6 +69,15 @@ export default defineConfig({
       url: `http://127.0.0.1:${MAINTENANCE_PORT}/favicon.svg`,
       reuseExistingServer: false,
       timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: `SMTP_SINK_PORT=${SMTP_PORT} SMTP_SINK_HTTP_PORT=${SMTP_HTTP_PORT} SMTP_SINK_DIR=${MAIL_DIR} node e2e/smtp-sink.mjs`,
+      cwd: root,
+      url: `http://127.0.0.1:${SMTP_HTTP_PORT}/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
       stdout: 'ignore',
       stderr: 'pipe',
     },

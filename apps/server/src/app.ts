@@ -10,7 +10,23 @@ import { resolveSessionSecret } from './lib/secret.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { authRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
 import { UserRepository } from './modules/auth/user.repository.ts';
+import { createMailer } from './mail/mailer.ts';
+import { AccountsService } from './modules/accounts/accounts.service.ts';
+import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { PasswordResetRepository } from './modules/auth/password-reset.repository.ts';
+import { passwordRoutes } from './modules/auth/password.routes.ts';
+import { PasswordService } from './modules/auth/password.service.ts';
+import { RateLimitRepository } from './modules/auth/rate-limit.repository.ts';
+import { RateLimiter } from './modules/auth/rate-limiter.ts';
+import { ContactRepository } from './modules/contact/contact.repository.ts';
+import { contactRoutes } from './modules/contact/contact.routes.ts';
+import { ContactService } from './modules/contact/contact.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { ModelRegistry } from './inference/models.ts';
+import { DiagnosisRepository } from './modules/diagnosis/diagnosis.repository.ts';
+import { diagnosisRoutes } from './modules/diagnosis/diagnosis.routes.ts';
+import { type DiagnosisOptions, DiagnosisService } from './modules/diagnosis/diagnosis.service.ts';
+import { MediaStore } from './modules/diagnosis/media.ts';
 import { SessionRepository } from './modules/session/session.repository.ts';
 import { Sessions } from './modules/session/sessions.ts';
 import { registerCsrf } from './plugins/csrf.ts';
@@ -25,7 +41,12 @@ export interface App {
 }
 
 /** The composition root: everything the server is, built from one Config. */
-export async function buildApp(config: Config): Promise<App> {
+export interface AppOptions {
+  /** Diagnosis tuning (tests shorten the claim lifetime and pause runs between chunks). */
+  diagnosis?: DiagnosisOptions;
+}
+
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   for (const dir of [config.dataDir, config.mediaDir, config.outboxDir]) {
     fs.mkdirSync(dir, { recursive: true });
   }
@@ -101,9 +122,69 @@ export async function buildApp(config: Config): Promise<App> {
   sessions.register(server);
   registerCsrf(server, secret);
 
-  healthRoutes(server, { db, maintenance: config.maintenance, models: () => [] });
+  // Diagnosis (issue 9): models loaded once; a model whose card does not match is refused.
+  const models = await ModelRegistry.load(config.modelsDir, {
+    info: (m) => server.log.info(m),
+    warn: (m) => server.log.warn(m),
+  });
+  const media = new MediaStore(config.mediaDir);
+  const diagnosis = new DiagnosisService(
+    new DiagnosisRepository(db.kysely),
+    media,
+    models,
+    server.log,
+    { ...options.diagnosis, productName: 'DiAgroDL' },
+  );
+  server.addHook('preClose', async () => diagnosis.close());
+  server.addHook('onClose', async () => models.close());
+  healthRoutes(server, { db, maintenance: config.maintenance, models: () => models.health() });
+  await diagnosisRoutes(server, { service: diagnosis, models, media, publicUrl: config.publicUrl });
   sessionRoutes(server, { users });
-  authRoutes(server, { auth: new AuthService(users), sessions });
+  // Accounts, login hardening, password change/reset and contact (issue 3).
+  const limiter = new RateLimiter(new RateLimitRepository(db.kysely));
+  const mailer = createMailer(
+    { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir },
+    server.log,
+  );
+  if (!config.publicUrl && !config.maintenance) {
+    server.log.warn(
+      'PUBLIC_URL is not set: links in e-mails (login, password reset) use the Host header of ' +
+        'each request. Set PUBLIC_URL in production so that nobody can point them elsewhere.',
+    );
+  }
+  authRoutes(server, { auth: new AuthService(users, limiter), sessions });
+  accountsRoutes(server, {
+    accounts: new AccountsService({
+      users,
+      mailer,
+      limiter,
+      providerKey: config.providerKey,
+      providerName: config.providerName,
+      log: server.log,
+    }),
+    publicUrl: config.publicUrl,
+  });
+  passwordRoutes(server, {
+    passwords: new PasswordService({
+      users,
+      resets: new PasswordResetRepository(db.kysely),
+      sessions,
+      mailer,
+      limiter,
+      log: server.log,
+    }),
+    publicUrl: config.publicUrl,
+  });
+  contactRoutes(server, {
+    contact: new ContactService({
+      contacts: new ContactRepository(db.kysely),
+      users,
+      mailer,
+      limiter,
+      contactTo: config.contactTo,
+      log: server.log,
+    }),
+  });
 
   await registerSpa(server, {
     webDist: config.webDist,

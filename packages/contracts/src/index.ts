@@ -5,3 +5,7 @@ export * from './login.ts';
 export * from './classes.ts';
 export * from './model-card.ts';
 export * from './diagnosis.ts';
+export * from './countries.ts';
+export * from './registration.ts';
+export * from './accounts.ts';
+export * from './contact.ts';

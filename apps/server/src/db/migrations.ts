@@ -90,6 +90,138 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    '0002_rate_limits': {
+      // Counters of failed logins and of mail-sending requests, shared by every server process.
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('rate_limits')
+          .addColumn('bucket', 'text', (c) => c.primaryKey())
+          .addColumn('hits', 'integer', (c) => c.notNull())
+          .addColumn('window_end', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('rate_limits_window_end_idx')
+          .on('rate_limits')
+          .column('window_end')
+          .execute();
+        await db.schema
+          .createIndex('password_resets_user_idx')
+          .on('password_resets')
+          .column('user_id')
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable('rate_limits').ifExists().execute();
+        await db.schema.dropIndex('password_resets_user_idx').ifExists().execute();
+      },
+    },
+    '0003_diagnosis': {
+      async up(db: Kysely<unknown>) {
+        const pk = (c: import('kysely').ColumnDefinitionBuilder) =>
+          dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement();
+        const owner = (c: import('kysely').ColumnDefinitionBuilder) =>
+          c.notNull().references('users.id').onDelete('cascade');
+
+        // The configuration chosen on /Custom, one row per user.
+        await db.schema
+          .createTable('diagnosis_settings')
+          .addColumn('user_id', 'integer', (c) =>
+            c.primaryKey().references('users.id').onDelete('cascade'),
+          )
+          .addColumn('cultivo', 'text', (c) => c.notNull())
+          .addColumn('nivel', 'text', (c) => c.notNull())
+          .addColumn('tipo_modelo', 'text', (c) => c.notNull())
+          .addColumn('modelo_version', 'text', (c) => c.notNull())
+          .addColumn('model_id', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+
+        // One identification request of a user (progress bar).
+        await db.schema
+          .createTable('diagnosis_runs')
+          .addColumn('id', id, pk)
+          .addColumn('user_id', 'integer', owner)
+          .addColumn('model_id', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('total', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('done', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('detail', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('diagnosis_runs_user_idx')
+          .on('diagnosis_runs')
+          .columns(['user_id', 'id'])
+          .execute();
+
+        // Uploaded images: 'pending' -> 'claimed' (being identified) -> 'done' (a result row).
+        await db.schema
+          .createTable('diagnosis_images')
+          .addColumn('id', id, pk)
+          .addColumn('user_id', 'integer', owner)
+          .addColumn('name_img', 'text', (c) => c.notNull())
+          .addColumn('file', 'text', (c) => c.notNull())
+          .addColumn('mime', 'text', (c) => c.notNull())
+          .addColumn('size_bytes', 'integer', (c) => c.notNull())
+          .addColumn('width', 'integer', (c) => c.notNull())
+          .addColumn('height', 'integer', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('run_id', 'integer')
+          .addColumn('claim_token', 'text')
+          .addColumn('claimed_at', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('label', 'text')
+          .addColumn('probability', 'double precision')
+          .addColumn('accepted', 'integer')
+          .addColumn('top3', 'text')
+          .addColumn('model', 'text')
+          .addColumn('heatmap_file', 'text')
+          .addColumn('predicted_at', 'text')
+          .execute();
+        await db.schema
+          .createIndex('diagnosis_images_user_status_idx')
+          .on('diagnosis_images')
+          .columns(['user_id', 'status'])
+          .execute();
+        await db.schema
+          .createIndex('diagnosis_images_claim_idx')
+          .on('diagnosis_images')
+          .column('claim_token')
+          .execute();
+
+        // A light copy of each finished diagnosis: survives 'start anew'.
+        await db.schema
+          .createTable('diagnosis_history')
+          .addColumn('id', id, pk)
+          .addColumn('user_id', 'integer', owner)
+          .addColumn('image_id', 'integer', (c) => c.notNull())
+          .addColumn('name_img', 'text', (c) => c.notNull())
+          .addColumn('label', 'text', (c) => c.notNull())
+          .addColumn('probability', 'double precision', (c) => c.notNull())
+          .addColumn('accepted', 'integer', (c) => c.notNull())
+          .addColumn('top3', 'text', (c) => c.notNull())
+          .addColumn('model', 'text', (c) => c.notNull())
+          .addColumn('thumb_file', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('diagnosis_history_user_idx')
+          .on('diagnosis_history')
+          .columns(['user_id', 'id'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const t of [
+          'diagnosis_history',
+          'diagnosis_images',
+          'diagnosis_runs',
+          'diagnosis_settings',
+        ]) {
+          await db.schema.dropTable(t).ifExists().execute();
+        }
+      },
+    },
   };
 }
 
@@ -102,7 +234,19 @@ class InlineProvider implements MigrationProvider {
 
 /** Applies every pending migration; throws with the failing migration's name. */
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new InlineProvider(dialect) });
+  // On PostgreSQL the bookkeeping tables live in the current schema (search_path): without
+  // naming it, Kysely also sees another schema's kysely_migration_lock (parallel test runs,
+  // several apps in one database) and skips creating its own.
+  const migrationTableSchema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]
+          ?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: new InlineProvider(dialect),
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {

@@ -55,9 +55,92 @@ export interface ContactMessagesTable {
   mailed: number;
 }
 
+/** Fixed-window counters (failed logins, mail-sending requests) keyed by bucket. */
+export interface RateLimitsTable {
+  bucket: string;
+  hits: number;
+  window_end: string;
+}
+
+/** The configuration chosen on /Custom (one row per user). */
+export interface DiagnosisSettingsTable {
+  user_id: number;
+  cultivo: string;
+  nivel: string;
+  tipo_modelo: string;
+  modelo_version: string;
+  model_id: string;
+  updated_at: string;
+}
+
+/** One identification request (the progress bar reads it). */
+export interface DiagnosisRunsTable {
+  id: Generated<number>;
+  user_id: number;
+  model_id: string;
+  /** 'running' | 'done' | 'error' */
+  state: string;
+  total: number;
+  done: number;
+  detail: string | null;
+  created_at: string;
+  /** Heartbeat while running. */
+  updated_at: string;
+}
+
+/** An uploaded image and, once identified, its result row. */
+export interface DiagnosisImagesTable {
+  id: Generated<number>;
+  user_id: number;
+  name_img: string;
+  /** Stored file name under MEDIA_DIR/post_images/<user_id>/ */
+  file: string;
+  mime: string;
+  size_bytes: number;
+  width: number;
+  height: number;
+  /** 'pending' | 'claimed' | 'done' */
+  status: string;
+  run_id: number | null;
+  claim_token: string | null;
+  /** Heartbeat of the claim: claims older than the claim lifetime are claimable again. */
+  claimed_at: string | null;
+  created_at: string;
+  label: string | null;
+  probability: number | null;
+  accepted: number | null;
+  /** JSON [{label, probability}] */
+  top3: string | null;
+  model: string | null;
+  /** Stored file name under MEDIA_DIR/heatmaps/<user_id>/ */
+  heatmap_file: string | null;
+  predicted_at: string | null;
+}
+
+/** A light copy of each finished diagnosis (survives 'start anew'). */
+export interface DiagnosisHistoryTable {
+  id: Generated<number>;
+  user_id: number;
+  image_id: number;
+  name_img: string;
+  label: string;
+  probability: number;
+  accepted: number;
+  top3: string;
+  model: string;
+  /** Stored file name under MEDIA_DIR/thumbs/<user_id>/ */
+  thumb_file: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
   contact_messages: ContactMessagesTable;
+  rate_limits: RateLimitsTable;
+  diagnosis_settings: DiagnosisSettingsTable;
+  diagnosis_runs: DiagnosisRunsTable;
+  diagnosis_images: DiagnosisImagesTable;
+  diagnosis_history: DiagnosisHistoryTable;
 }

@@ -1,13 +1,19 @@
+import { RATE_LIMIT_MESSAGES } from '@diagrodl/contracts';
 import { z } from 'zod';
 import { HttpError } from '../../lib/errors.ts';
 import { verifyPassword } from './passwords.ts';
+import { RATE_RULES, type RateLimiter, tooMany } from './rate-limiter.ts';
 import type { UserRepository, UserRow } from './user.repository.ts';
 
 const LoginBody = z.object({
-  username: z.string().max(200),
-  password: z.string().max(1000),
+  username: z.string(),
+  password: z.string(),
   remember: z.boolean().optional(),
 });
+
+/** Longer than any user name or password the forms accept: refused like a wrong password. */
+const MAX_USERNAME = 200;
+const MAX_PASSWORD = 1000;
 
 export const AUTH_MESSAGES = {
   badCredentials: 'Nombre de usuario o contraseña incorrectos.',
@@ -15,19 +21,47 @@ export const AUTH_MESSAGES = {
   loginOk: (firstName: string) => `¡Bienvenido(a), ${firstName}!`,
 };
 
-/** Login rules: generic message on failure, constant-time comparison. */
+/**
+ * Login rules: one generic message on failure, constant-time comparison (a dummy hash is
+ * verified for unknown users), and failed attempts limited per user name and per IP.
+ */
 export class AuthService {
   readonly messages = AUTH_MESSAGES;
-  constructor(private readonly users: UserRepository) {}
+  constructor(
+    private readonly users: UserRepository,
+    private readonly limiter: RateLimiter,
+  ) {}
 
-  async login(body: unknown, _ip: string): Promise<UserRow> {
+  async login(body: unknown, ip: string): Promise<UserRow> {
     const parsed = LoginBody.safeParse(body);
     if (!parsed.success || !parsed.data.username.trim() || !parsed.data.password) {
       throw new HttpError(400, AUTH_MESSAGES.missingFields);
     }
-    const user = await this.users.findByUserName(parsed.data.username.trim());
-    const ok = await verifyPassword(user?.password_hash, parsed.data.password);
-    if (!user || !ok) throw new HttpError(401, AUTH_MESSAGES.badCredentials);
+    const userName = parsed.data.username.trim().slice(0, MAX_USERNAME + 1);
+    const userKey = userName.toLowerCase();
+    const wait = Math.max(
+      await this.limiter.wait(RATE_RULES.loginPerUser, userKey),
+      await this.limiter.wait(RATE_RULES.loginPerIp, ip),
+    );
+    if (wait > 0) throw tooMany(wait, RATE_LIMIT_MESSAGES.login);
+
+    // No account has such a name: these are answered like any unknown user (no lookup).
+    const impossible =
+      userName.length > MAX_USERNAME ||
+      parsed.data.password.length > MAX_PASSWORD ||
+      // eslint-disable-next-line no-control-regex
+      /[\u0000-\u001f\u007f]/.test(userName);
+    const user = impossible ? undefined : await this.users.findByUserName(userName);
+    const ok = await verifyPassword(
+      user?.password_hash,
+      parsed.data.password.slice(0, MAX_PASSWORD),
+    );
+    if (!user || !ok) {
+      await this.limiter.hit(RATE_RULES.loginPerUser, userKey);
+      await this.limiter.hit(RATE_RULES.loginPerIp, ip);
+      throw new HttpError(401, AUTH_MESSAGES.badCredentials);
+    }
+    await this.limiter.reset(RATE_RULES.loginPerUser, userKey);
     return user;
   }
 }

@@ -4,7 +4,11 @@ import { type Db, pingDatabase } from '../../db/database.ts';
 
 export interface ModelInfo {
   id: string;
+  /** Test accuracy from the model card (null for the ensemble and refused models). */
   accuracy: number | null;
+  /** 'refused': the file and its card do not match (or the card is invalid); see `reason`. */
+  status?: 'loaded' | 'refused';
+  reason?: string;
 }
 
 export function healthRoutes(

@@ -61,9 +61,11 @@ export function AuthShell() {
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
 
+  // Leave the page first: on a protected page, ending the session would otherwise send
+  // the user to the login page instead of home.
   const onLogout = async () => {
+    await navigate('/');
     await logout();
-    void navigate('/');
   };
 
   return (

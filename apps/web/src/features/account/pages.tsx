@@ -1,4 +1,13 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
+import { ROUTES } from '@diagrodl/contracts';
+
+const RegisterPage = lazy(() => import('./RegisterPage.tsx'));
+const ChangePasswordPage = lazy(() => import('./ChangePasswordPage.tsx'));
+const ResetPasswordPage = lazy(() => import('./ResetPasswordPage.tsx'));
 
 /** Routes this feature renders (path of the specification -> page element). */
-export const accountPages: Partial<Record<string, ReactNode>> = {};
+export const accountPages: Partial<Record<string, ReactNode>> = {
+  [ROUTES.createAccount]: <RegisterPage />,
+  [ROUTES.changePassword]: <ChangePasswordPage />,
+  [ROUTES.resetPassword]: <ResetPasswordPage />,
+};

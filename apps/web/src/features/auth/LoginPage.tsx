@@ -3,8 +3,8 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
-import { type ApiReply, validateLogin } from '@diagrodl/contracts';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { type ApiReply, ROUTES, validateLogin } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { ApiError, apiPost } from '@/lib/api-client.ts';
 import { useSession } from '@/lib/session.tsx';
@@ -102,6 +102,12 @@ export default function LoginPage() {
         <Button type="submit" variant="success" disabled={busy}>
           {t('login.submit')}
         </Button>
+        <p className="mt-3 mb-1">
+          <Link to={ROUTES.resetPassword}>{t('login.forgot')}</Link>
+        </p>
+        <p className="mb-0">
+          {t('login.noAccount')} <Link to={ROUTES.createAccount}>{t('login.createAccount')}</Link>
+        </p>
       </Form>
     </section>
   );

@@ -1,0 +1,97 @@
+// The diagnose CLI (npm run -s diagnose) on a tiny model: --json output, --eval, errors.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLASS_IDS } from '@diagrodl/contracts/classes';
+import { repoRoot } from '../config.ts';
+import { leafPhoto } from '../testing/diagnosis.ts';
+import { makeModelsDir } from '../testing/tiny-model.ts';
+
+const TSX = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
+const CLI = path.join(repoRoot, 'apps', 'server', 'src', 'cli', 'diagnose.ts');
+
+describe('diagnose CLI', { timeout: 180_000 }, () => {
+  let models = '';
+  let work = '';
+  const run = (...args: string[]) =>
+    spawnSync(TSX, [CLI, ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, MODELS_DIR: models },
+      encoding: 'utf8',
+    });
+
+  beforeAll(async () => {
+    models = makeModelsDir(['mobilenet', 'resnet50']);
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-cli-'));
+    fs.mkdirSync(path.join(work, 'photos', 'sub'), { recursive: true });
+    fs.writeFileSync(path.join(work, 'photos', 'a.jpg'), await leafPhoto({ seed: 1 }));
+    fs.writeFileSync(
+      path.join(work, 'photos', 'sub', 'b.png'),
+      await leafPhoto({ seed: 2, format: 'png' }),
+    );
+    fs.writeFileSync(path.join(work, 'photos', 'notes.txt'), 'not an image');
+    const pv = path.join(work, 'pv');
+    for (const [folder, n] of [
+      ['Tomato___Late_blight', 2],
+      ['Tomato___healthy', 3],
+    ] as const) {
+      fs.mkdirSync(path.join(pv, folder), { recursive: true });
+      for (let i = 0; i < n; i++) {
+        fs.writeFileSync(path.join(pv, folder, `${i}.jpg`), await leafPhoto({ seed: 10 + i }));
+      }
+    }
+  });
+  afterAll(() => {
+    fs.rmSync(work, { recursive: true, force: true });
+    fs.rmSync(models, { recursive: true, force: true });
+  });
+
+  it('prints one JSON result per image of the given files and folders', () => {
+    const r = run('--json', path.join(work, 'photos'));
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.map((x: { file: string }) => path.relative(work, x.file))).toEqual([
+      path.join('photos', 'a.jpg'),
+      path.join('photos', 'sub', 'b.png'),
+    ]);
+    for (const x of out) {
+      expect(Object.keys(x).sort()).toEqual(['accepted', 'file', 'label', 'probability', 'top3']);
+      expect(CLASS_IDS).toContain(x.label);
+      expect(x.top3).toHaveLength(3);
+      expect(x.top3[0]).toEqual({ label: x.label, probability: x.probability });
+    }
+    const ens = JSON.parse(
+      run('--json', '--model', 'ensemble', path.join(work, 'photos', 'a.jpg')).stdout,
+    );
+    expect(ens[0].probability).toBeCloseTo(out[0].probability, 5);
+  });
+
+  it('--eval prints accuracy, per-class recall, the confusion matrix and the share not accepted', () => {
+    const r = run('--eval', path.join(work, 'pv'));
+    expect(r.status, r.stderr).toBe(0);
+    const e = JSON.parse(r.stdout);
+    expect(e.n).toBe(5);
+    expect(e.model).toBe('mobilenet');
+    expect(e.confusion_matrix).toHaveLength(CLASS_IDS.length);
+    const rowSum = (id: string) =>
+      (e.confusion_matrix[CLASS_IDS.indexOf(id as never)] as number[]).reduce((a, b) => a + b, 0);
+    expect(rowSum('late_blight')).toBe(2);
+    expect(rowSum('healthy')).toBe(3);
+    expect(e.accuracy).toBeGreaterThanOrEqual(0);
+    expect(e.accuracy).toBeLessThanOrEqual(1);
+    expect(Object.keys(e.per_class_recall)).toEqual([...CLASS_IDS]);
+    expect(e.per_class_recall.bacterial_spot).toBeNull();
+    expect(e.not_accepted_share).toBe(0); // the tiny model's card threshold is 0
+  });
+
+  it('fails clearly on a model that is not loaded, a bad option or a missing path', () => {
+    const missing = run('--model', 'vgg16', path.join(work, 'photos'));
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/model vgg16 is not available/);
+    expect(run('--model', 'alexnet', 'x').status).toBe(2);
+    expect(run(path.join(work, 'nothing-here')).stderr).toMatch(/no such file or folder/);
+    expect(run().stderr).toMatch(/usage/);
+  });
+});

@@ -1,0 +1,207 @@
+// The model registry, the classifier interface, the ensemble and the heatmaps, on a tiny
+// untrained export from the training pipeline (no shipped model needed).
+import fs from 'node:fs';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLASS_IDS } from '@diagrodl/contracts/classes';
+import { leafPhoto } from '../testing/diagnosis.ts';
+import { json, startTestServer } from '../testing/harness.ts';
+import { TINY_SIZE, makeModelsDir, tinyCard } from '../testing/tiny-model.ts';
+import { decide, resizeMap } from './classifier.ts';
+import { jet, renderHeatmap } from './heatmap.ts';
+import { ModelRegistry, OnnxModel } from './models.ts';
+import { preprocessImage } from './preprocess.ts';
+
+describe('model registry', () => {
+  let dir = '';
+  let registry: ModelRegistry;
+  beforeAll(async () => {
+    dir = makeModelsDir(['mobilenet', 'resnet50'], {
+      threshold: { mobilenet: 0.2, resnet50: 0.4 },
+    });
+    registry = await ModelRegistry.load(dir);
+  });
+  afterAll(async () => {
+    await registry.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads every matching model once and offers the ensemble', () => {
+    expect([...registry.models.keys()]).toEqual(['mobilenet', 'resnet50']);
+    expect(registry.refused).toEqual([]);
+    expect(registry.list().map((m) => m.id)).toEqual(['resnet50', 'mobilenet', 'ensemble']);
+    expect(registry.get('ensemble')?.threshold).toBeCloseTo(0.3, 10);
+    expect(registry.get('vgg16')).toBeUndefined();
+  });
+
+  it('classifies like a direct onnxruntime run on the shared preprocessing', async () => {
+    const photos = [await leafPhoto({ seed: 1 }), await leafPhoto({ seed: 2, format: 'png' })];
+    const model = registry.get('mobilenet') as OnnxModel;
+    const results = await model.classify(photos);
+    expect(results).toHaveLength(2);
+    const session = await ort.InferenceSession.create(path.join(dir, 'mobilenet.onnx'));
+    for (let n = 0; n < photos.length; n++) {
+      const r = results[n]!;
+      const pre = await preprocessImage(photos[n]!, TINY_SIZE);
+      const out = await session.run({
+        input: new ort.Tensor('float32', pre.tensor, [1, 3, TINY_SIZE, TINY_SIZE]),
+      });
+      const p = Array.from((out.probabilities as ort.Tensor).data as Float32Array);
+      for (let i = 0; i < CLASS_IDS.length; i++) expect(r.probabilities[i]).toBeCloseTo(p[i]!, 5);
+      expect(r.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 4);
+      expect(r.top3.map((t) => t.probability)).toEqual(
+        [...r.top3.map((t) => t.probability)].sort((a, b) => b - a),
+      );
+      expect(r.label).toBe(r.top3[0]!.label);
+      expect(r.accepted).toBe(r.probability >= 0.2);
+      expect([r.cam.width, r.cam.height]).toEqual([2, 2]);
+      for (const v of r.cam.data) expect(v).toBeGreaterThanOrEqual(0);
+    }
+    await session.release();
+  });
+
+  it('the ensemble averages the members (identical members give the same probabilities)', async () => {
+    const photos = [await leafPhoto({ seed: 3 })];
+    const single = await registry.get('mobilenet')!.classify(photos);
+    const ens = await registry.get('ensemble')!.classify(photos);
+    for (let i = 0; i < CLASS_IDS.length; i++) {
+      expect(ens[0]!.probabilities[i]).toBeCloseTo(single[0]!.probabilities[i]!, 6);
+    }
+    expect(Array.from(ens[0]!.cam.data)).toEqual(Array.from(single[0]!.cam.data));
+    expect(ens[0]!.threshold).toBeCloseTo(0.3, 10);
+  });
+
+  it('refuses an undecodable image with an error (the caller decides what to do)', async () => {
+    await expect(registry.get('mobilenet')!.classify([Buffer.from('no')])).rejects.toThrow();
+  });
+});
+
+describe('model card checks', () => {
+  it('refuses a model whose card does not match its file, says why, and loads the rest', async () => {
+    const dir = makeModelsDir(['mobilenet', 'resnet50', 'vgg16']);
+    // resnet50: one byte of the file changed (sha256 mismatch, same size)
+    const r = path.join(dir, 'resnet50.onnx');
+    const bytes = fs.readFileSync(r);
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1]! + 1) % 256;
+    fs.writeFileSync(r, bytes);
+    // vgg16: card lists the wrong size
+    const vCard = JSON.parse(fs.readFileSync(path.join(dir, 'vgg16.card.json'), 'utf8'));
+    vCard.file.size_bytes += 1;
+    fs.writeFileSync(path.join(dir, 'vgg16.card.json'), JSON.stringify(vCard));
+    // an unknown name and a model without a card
+    fs.copyFileSync(path.join(dir, 'mobilenet.onnx'), path.join(dir, 'other.onnx'));
+    fs.mkdirSync(path.join(dir, 'nocard'));
+    const warnings: string[] = [];
+    const registry = await ModelRegistry.load(dir, {
+      info: () => undefined,
+      warn: (m) => warnings.push(m),
+    });
+    expect([...registry.models.keys()]).toEqual(['mobilenet']);
+    expect(registry.ensemble).toBeNull();
+    const why = Object.fromEntries(registry.refused.map((x) => [x.id, x.reason]));
+    expect(why.resnet50).toMatch(
+      /does not match the file: the file's sha256 is [0-9a-f]{64} but its card says/,
+    );
+    expect(why.vgg16).toMatch(/does not match the file: the file has \d+ bytes but its card says/);
+    expect(why.other).toMatch(/unknown model id/);
+    expect(warnings.join('\n')).toMatch(/Model resnet50 refused/);
+    await registry.close();
+
+    // an invalid card (schema) and a missing card
+    fs.writeFileSync(path.join(dir, 'vgg16.card.json'), JSON.stringify({ ...vCard, classes: [] }));
+    fs.rmSync(path.join(dir, 'resnet50.card.json'));
+    const again = await ModelRegistry.load(dir);
+    const why2 = Object.fromEntries(again.refused.map((x) => [x.id, x.reason]));
+    expect(why2.vgg16).toMatch(/its card cannot be used: invalid model card at classes/);
+    expect(why2.resnet50).toMatch(/no card resnet50.card.json/);
+    await again.close();
+
+    // the server still starts; /api/health lists the loaded and the refused models
+    const s = await startTestServer('sqlite', { MODELS_DIR: dir });
+    try {
+      const health = await json(await fetch(`${s.baseUrl}/api/health`));
+      expect(health.status).toBe('OK');
+      expect(health.models).toContainEqual({ id: 'mobilenet', accuracy: 0.5, status: 'loaded' });
+      expect(health.models).toContainEqual(
+        expect.objectContaining({ id: 'vgg16', accuracy: null, status: 'refused' }),
+      );
+      const models = await json(await fetch(`${s.baseUrl}/diagrodl/models/`));
+      expect(models.map((m: { id: string }) => m.id)).toEqual(['mobilenet']);
+    } finally {
+      await s.app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a card for another model name is refused', async () => {
+    const dir = makeModelsDir(['mobilenet']);
+    const file = path.join(dir, 'mobilenet.onnx');
+    fs.writeFileSync(
+      path.join(dir, 'mobilenet.card.json'),
+      JSON.stringify(tinyCard(file, 'vgg16')),
+    );
+    const registry = await ModelRegistry.load(dir);
+    expect(registry.refused[0]?.reason).toMatch(/describes model 'vgg16'/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('decisions and heatmaps', () => {
+  it('decide: top 3 in order, threshold inclusive', () => {
+    const p = [0.05, 0.5, 0.1, 0.2, 0.05, 0.02, 0.03, 0.02, 0.02, 0.01];
+    const d = decide(p, 0.5);
+    expect(d.label).toBe('early_blight');
+    expect(d.top3.map((t) => t.label)).toEqual(['early_blight', 'leaf_mold', 'late_blight']);
+    expect(d.accepted).toBe(true);
+    expect(decide(p, 0.51).accepted).toBe(false);
+  });
+
+  it('resizes maps bilinearly and colour-maps from blue to red', () => {
+    const m = resizeMap({ width: 2, height: 1, data: new Float32Array([0, 1]) }, 4, 1);
+    expect(Array.from(m.data)).toEqual([0, 0.25, 0.75, 1]);
+    expect(jet(0)[2]).toBeGreaterThan(100);
+    expect(jet(0)[0]).toBe(0);
+    expect(jet(1)[0]).toBeGreaterThan(100);
+    expect(jet(1)[2]).toBe(0);
+  });
+
+  it('overlays the CAM on the photo centre square, at the photo size', async () => {
+    const photo = await sharp({
+      create: { width: 300, height: 200, channels: 3, background: '#808080' },
+    })
+      .jpeg()
+      .toBuffer();
+    // hot top-left corner of the centre square, cold elsewhere
+    const cam = { width: 2, height: 2, data: new Float32Array([1, 0, 0, 0]) };
+    const out = await renderHeatmap(photo, cam);
+    const { data, info } = await sharp(out).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([300, 200]);
+    const px = (x: number, y: number): [number, number, number] => {
+      const o = (y * info.width + x) * info.channels;
+      return [data[o]!, data[o + 1]!, data[o + 2]!];
+    };
+    const hot = px(55, 5); // centre square spans x 50..249
+    const cold = px(245, 195);
+    const outside = px(10, 100);
+    expect(hot[0]).toBeGreaterThan(hot[2] + 40); // red-ish
+    expect(cold[2]).toBeGreaterThan(cold[0] + 20); // blue-ish
+    expect(Math.abs(outside[0] - outside[2])).toBeLessThan(12); // untouched grey
+  });
+
+  it('shrinks large photos to at most 1024 px', async () => {
+    const photo = await sharp({
+      create: { width: 2400, height: 1600, channels: 3, background: '#406030' },
+    })
+      .jpeg()
+      .toBuffer();
+    const out = await renderHeatmap(photo, {
+      width: 7,
+      height: 7,
+      data: new Float32Array(49).fill(0.5),
+    });
+    const meta = await sharp(out).metadata();
+    expect([meta.width, meta.height]).toEqual([1024, 683]);
+  });
+});

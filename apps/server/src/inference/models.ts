@@ -1,0 +1,369 @@
+/**
+ * The model registry: every models/<id>.onnx with its card models/<id>.card.json, loaded once
+ * at start. A model whose card does not parse, does not match its file (sha256, size) or does
+ * not describe this server's classes and preprocessing is refused, with the reason logged and
+ * reported by /api/health; the server starts anyway.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { CLASS_IDS } from '@diagrodl/contracts/classes';
+import { MODEL_VERSIONS, type LoadedModelDetails, type ModelId } from '@diagrodl/contracts';
+import { type ModelCard, parseModelCard } from '@diagrodl/contracts/model-card';
+import {
+  type CamMap,
+  type Classification,
+  type Classifier,
+  decide,
+  resizeMap,
+} from './classifier.ts';
+import { MEAN, STD, type PreprocessedImage, batchTensors, preprocessImage } from './preprocess.ts';
+
+/** Model ids a file may have (models/<id>.onnx); the ensemble is built, never loaded. */
+export const FILE_MODEL_IDS = ['mobilenet', 'resnet50', 'vgg16'] as const;
+export type FileModelId = (typeof FILE_MODEL_IDS)[number];
+
+/** Images per onnxruntime call (bounds memory: VGG16 at 224 px uses ~100 MB per 16 images). */
+export const MAX_BATCH = 16;
+
+export interface RefusedModel {
+  id: string;
+  reason: string;
+}
+
+interface Logger {
+  info(msg: string): void;
+  warn(msg: string): void;
+}
+
+/** A serial queue: one inference at a time per process keeps latencies predictable on 2 cores. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(fn);
+    this.tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+}
+
+/** Preprocessed images per input size, so the ensemble decodes each photo once. */
+type PreprocessCache = Map<number, Promise<PreprocessedImage[]>>;
+
+function preprocessAll(
+  images: readonly Buffer[],
+  size: number,
+  cache: PreprocessCache,
+): Promise<PreprocessedImage[]> {
+  let p = cache.get(size);
+  if (!p) {
+    p = (async () => {
+      const out: PreprocessedImage[] = [];
+      for (const img of images) out.push(await preprocessImage(img, size));
+      return out;
+    })();
+    cache.set(size, p);
+  }
+  return p;
+}
+
+interface RawOutput {
+  probabilities: Float32Array;
+  /** [n, classes, h, w] */
+  cam: Float32Array;
+  camH: number;
+  camW: number;
+}
+
+/** One ONNX model and its card. */
+export class OnnxModel implements Classifier {
+  readonly threshold: number;
+  constructor(
+    readonly id: FileModelId,
+    readonly card: ModelCard,
+    private readonly session: ort.InferenceSession,
+    private readonly mutex: Mutex,
+  ) {
+    this.threshold = card.rejection.threshold;
+  }
+
+  async release(): Promise<void> {
+    await this.session.release();
+  }
+
+  get inputSize(): number {
+    return this.card.input.size;
+  }
+
+  /** Raw outputs for already preprocessed images (batched by MAX_BATCH). */
+  async runRaw(items: readonly PreprocessedImage[]): Promise<RawOutput> {
+    const size = this.inputSize;
+    const k = CLASS_IDS.length;
+    const probs: Float32Array[] = [];
+    const cams: Float32Array[] = [];
+    let camH = 0;
+    let camW = 0;
+    for (let start = 0; start < items.length; start += MAX_BATCH) {
+      const chunk = items.slice(start, start + MAX_BATCH);
+      const input = new ort.Tensor('float32', batchTensors(chunk), [chunk.length, 3, size, size]);
+      const res = await this.mutex.run(() => this.session.run({ input }));
+      const p = res.probabilities as ort.Tensor;
+      const c = res.cam as ort.Tensor;
+      if (p.dims[1] !== k) throw new Error(`model ${this.id} gave ${p.dims[1]} classes`);
+      camH = Number(c.dims[2]);
+      camW = Number(c.dims[3]);
+      probs.push(new Float32Array(p.data as Float32Array));
+      cams.push(new Float32Array(c.data as Float32Array));
+    }
+    const concat = (parts: Float32Array[]) => {
+      const out = new Float32Array(parts.reduce((a, b) => a + b.length, 0));
+      let o = 0;
+      for (const part of parts) {
+        out.set(part, o);
+        o += part.length;
+      }
+      return out;
+    };
+    return { probabilities: concat(probs), cam: concat(cams), camH, camW };
+  }
+
+  async classify(images: readonly Buffer[], cache: PreprocessCache = new Map()) {
+    const pre = await preprocessAll(images, this.inputSize, cache);
+    if (!pre.length) return [];
+    const raw = await this.runRaw(pre);
+    return pre.map((_, n) => {
+      const d = decide(probsOf(raw, n), this.threshold);
+      const { index: _index, ...rest } = d;
+      return { ...rest, cam: camOf(raw, n, d.index) } satisfies Classification;
+    });
+  }
+}
+
+function probsOf(raw: RawOutput, n: number): Float32Array {
+  const k = CLASS_IDS.length;
+  return raw.probabilities.subarray(n * k, (n + 1) * k);
+}
+
+function camOf(raw: RawOutput, n: number, cls: number): CamMap {
+  const k = CLASS_IDS.length;
+  const plane = raw.camH * raw.camW;
+  const off = (n * k + cls) * plane;
+  return { width: raw.camW, height: raw.camH, data: raw.cam.slice(off, off + plane) };
+}
+
+/**
+ * The ensemble: the mean of the members' calibrated probabilities; its CAM is the mean of the
+ * members' CAMs for the ensemble's predicted class, each resized to the largest member map.
+ * Its threshold is the mean of the members' thresholds (not tuned on validation: documented).
+ */
+export class EnsembleModel implements Classifier {
+  readonly id = 'ensemble';
+  readonly threshold: number;
+  constructor(readonly members: readonly OnnxModel[]) {
+    this.threshold = members.reduce((a, m) => a + m.threshold, 0) / members.length;
+  }
+
+  async classify(images: readonly Buffer[]): Promise<Classification[]> {
+    if (!images.length) return [];
+    const cache: PreprocessCache = new Map();
+    const raws: RawOutput[] = [];
+    for (const m of this.members) {
+      raws.push(await m.runRaw(await preprocessAll(images, m.inputSize, cache)));
+    }
+    const k = CLASS_IDS.length;
+    const camH = Math.max(...raws.map((r) => r.camH));
+    const camW = Math.max(...raws.map((r) => r.camW));
+    return images.map((_, n) => {
+      const mean = new Float64Array(k);
+      for (const r of raws) {
+        const p = probsOf(r, n);
+        for (let i = 0; i < k; i++) mean[i] = (mean[i] as number) + (p[i] as number) / raws.length;
+      }
+      const d = decide(mean, this.threshold);
+      const cam = new Float32Array(camH * camW);
+      for (const r of raws) {
+        const m = resizeMap(camOf(r, n, d.index), camW, camH);
+        for (let i = 0; i < cam.length; i++)
+          cam[i] = (cam[i] as number) + (m.data[i] as number) / raws.length;
+      }
+      const { index: _index, ...rest } = d;
+      return { ...rest, cam: { width: camW, height: camH, data: cam } };
+    });
+  }
+}
+
+function sha256File(file: string): { sha256: string; size: number } {
+  const bytes = fs.readFileSync(file);
+  return { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+}
+
+/** Why a card does not fit this server, or null. */
+function cardProblem(id: string, card: ModelCard, file: string): string | null {
+  const actual = sha256File(file);
+  if (card.file.size_bytes !== actual.size) {
+    return `the file has ${actual.size} bytes but its card says ${card.file.size_bytes}`;
+  }
+  if (card.file.sha256 !== actual.sha256) {
+    return `the file's sha256 is ${actual.sha256} but its card says ${card.file.sha256}`;
+  }
+  if (card.name !== id) return `the card describes model '${card.name}', not '${id}'`;
+  if (card.classes.join() !== CLASS_IDS.join()) return 'the card lists other classes or order';
+  const same = (a: readonly number[], b: readonly number[]) =>
+    a.length === b.length && a.every((v, i) => Math.abs(v - (b[i] as number)) < 1e-9);
+  if (!same(card.input.mean, MEAN) || !same(card.input.std, STD)) {
+    return "the card's normalisation differs from the server's preprocessing";
+  }
+  return null;
+}
+
+export class ModelRegistry {
+  private constructor(
+    readonly models: ReadonlyMap<FileModelId, OnnxModel>,
+    readonly refused: readonly RefusedModel[],
+    readonly ensemble: EnsembleModel | null,
+  ) {}
+
+  /** Loads every models/<id>.onnx once (2 intra-op threads each, CPU). */
+  static async load(
+    modelsDir: string,
+    log: Logger = { info: () => undefined, warn: () => undefined },
+  ): Promise<ModelRegistry> {
+    const models = new Map<FileModelId, OnnxModel>();
+    const refused: RefusedModel[] = [];
+    const mutex = new Mutex();
+    let files: string[] = [];
+    try {
+      files = fs.readdirSync(modelsDir).filter((f) => f.endsWith('.onnx'));
+    } catch {
+      log.warn(`No models folder at ${modelsDir}: the diagnosis tool has no model.`);
+    }
+    for (const f of files.sort()) {
+      const id = f.slice(0, -'.onnx'.length);
+      const file = path.join(modelsDir, f);
+      const refuse = (reason: string) => {
+        refused.push({ id, reason });
+        log.warn(`Model ${id} refused: ${reason}`);
+      };
+      if (!(FILE_MODEL_IDS as readonly string[]).includes(id)) {
+        refuse(`unknown model id (expected one of ${FILE_MODEL_IDS.join(', ')})`);
+        continue;
+      }
+      const cardFile = path.join(modelsDir, `${id}.card.json`);
+      let card: ModelCard;
+      try {
+        card = parseModelCard(JSON.parse(fs.readFileSync(cardFile, 'utf8')));
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        refuse(
+          code === 'ENOENT'
+            ? `no card ${id}.card.json beside the file`
+            : `its card cannot be used: ${(err as Error).message}`,
+        );
+        continue;
+      }
+      const problem = cardProblem(id, card, file);
+      if (problem) {
+        refuse(`its card does not match the file: ${problem}`);
+        continue;
+      }
+      try {
+        const session = await ort.InferenceSession.create(file, {
+          executionProviders: ['cpu'],
+          intraOpNumThreads: 2,
+          interOpNumThreads: 1,
+          graphOptimizationLevel: 'all',
+        });
+        if (!session.inputNames.includes('input') || !session.outputNames.includes('cam')) {
+          refuse("the ONNX graph lacks the 'input' / 'probabilities' / 'cam' names");
+          continue;
+        }
+        models.set(id as FileModelId, new OnnxModel(id as FileModelId, card, session, mutex));
+        log.info(
+          `Model ${id} loaded (test accuracy ${card.metrics.accuracy}, threshold ${card.rejection.threshold})`,
+        );
+      } catch (err) {
+        refuse(`onnxruntime could not load it: ${(err as Error).message}`);
+      }
+    }
+    const members = FILE_MODEL_IDS.map((id) => models.get(id)).filter(
+      (m): m is OnnxModel => m !== undefined,
+    );
+    return new ModelRegistry(
+      models,
+      refused,
+      members.length >= 2 ? new EnsembleModel(members) : null,
+    );
+  }
+
+  /** Frees the onnxruntime sessions. */
+  async close(): Promise<void> {
+    for (const m of this.models.values()) await m.release().catch(() => undefined);
+  }
+
+  get(id: string): Classifier | undefined {
+    if (id === 'ensemble') return this.ensemble ?? undefined;
+    return this.models.get(id as FileModelId);
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  /** GET /diagrodl/models/ */
+  list(): LoadedModelDetails[] {
+    const out: LoadedModelDetails[] = [];
+    for (const v of MODEL_VERSIONS) {
+      const m = this.get(v.modelId);
+      if (!m) continue;
+      const card = m instanceof OnnxModel ? m.card : null;
+      out.push({
+        id: v.modelId as ModelId,
+        modeloVersion: v.value,
+        label:
+          m instanceof EnsembleModel
+            ? `Ensemble (${m.members.map((x) => ModelRegistry.label(x.id).replace(/ v\d+$/, '')).join(' + ')})`
+            : v.label,
+        testAccuracy: card ? card.metrics.accuracy : null,
+        threshold: m.threshold,
+        ...(m instanceof EnsembleModel ? { members: m.members.map((x) => x.id) } : {}),
+      });
+    }
+    return out;
+  }
+
+  /** /api/health: loaded models with their card test accuracy, then the refused ones. */
+  health(): {
+    id: string;
+    accuracy: number | null;
+    status: 'loaded' | 'refused';
+    reason?: string;
+  }[] {
+    return [
+      ...this.list().map((m) => ({
+        id: m.id,
+        accuracy: m.testAccuracy,
+        status: 'loaded' as const,
+      })),
+      ...this.refused.map((r) => ({
+        id: r.id,
+        accuracy: null,
+        status: 'refused' as const,
+        reason: r.reason,
+      })),
+    ];
+  }
+
+  /** Test accuracy of a model from its card (null for the ensemble: not measured). */
+  accuracy(id: string): number | null {
+    const m = this.get(id);
+    return m instanceof OnnxModel ? m.card.metrics.accuracy : null;
+  }
+
+  /** Display label of a model id ('MobileNet v1', ...). */
+  static label(id: string): string {
+    return MODEL_VERSIONS.find((v) => v.modelId === id)?.label ?? id;
+  }
+}

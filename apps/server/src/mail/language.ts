@@ -1,0 +1,22 @@
+import type { FastifyRequest } from 'fastify';
+
+export type MailLanguage = 'es' | 'en';
+
+/**
+ * The language of the page that made the request: its `Language` field when it sends one,
+ * otherwise Accept-Language; Spanish unless English is asked for.
+ */
+export function requestLanguage(request: FastifyRequest): MailLanguage {
+  const body = request.body as { Language?: unknown } | null | undefined;
+  if (body && typeof body === 'object' && (body.Language === 'en' || body.Language === 'es')) {
+    return body.Language;
+  }
+  const header = request.headers['accept-language'];
+  return typeof header === 'string' && /^\s*en\b/i.test(header) ? 'en' : 'es';
+}
+
+/** Base of the links in e-mails: PUBLIC_URL, or the origin the request came to. */
+export function publicBase(request: FastifyRequest, publicUrl: string | undefined): string {
+  if (publicUrl) return publicUrl;
+  return `${request.protocol}://${request.host}`;
+}

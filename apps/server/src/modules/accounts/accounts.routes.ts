@@ -1,0 +1,19 @@
+import type { ApiReply } from '@diagrodl/contracts';
+import type { FastifyInstance } from 'fastify';
+import { publicBase, requestLanguage } from '../../mail/language.ts';
+import type { AccountsService } from './accounts.service.ts';
+
+export function accountsRoutes(
+  app: FastifyInstance,
+  deps: { accounts: AccountsService; publicUrl: string | undefined },
+): void {
+  // The specification's path and payload names, as spelt.
+  app.post('/api/Create_user/', async (request) => {
+    const detail = await deps.accounts.register(request.body, {
+      ip: request.ip,
+      base: publicBase(request, deps.publicUrl),
+      language: requestLanguage(request),
+    });
+    return { status: 'OK', detail } satisfies ApiReply;
+  });
+}

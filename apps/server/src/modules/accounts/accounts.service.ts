@@ -1,0 +1,108 @@
+import {
+  RATE_LIMIT_MESSAGES,
+  REGISTRATION_SERVER_MESSAGES,
+  parseRegistration,
+} from '@diagrodl/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { HttpError } from '../../lib/errors.ts';
+import { nowIso } from '../../lib/tokens.ts';
+import type { MailLanguage } from '../../mail/language.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { RATE_RULES, type RateLimiter } from '../auth/rate-limiter.ts';
+import type { UserRepository } from '../auth/user.repository.ts';
+import { welcomeMail } from './accounts.mail.ts';
+import { generatePassword } from './generate-password.ts';
+
+export interface RegisterContext {
+  ip: string;
+  /** Base of the links in the mail (PUBLIC_URL or the request origin). */
+  base: string;
+  /** Language of the page (its `Language` field or Accept-Language): the mail's language. */
+  language: MailLanguage;
+}
+
+/** True for a unique-constraint violation on SQLite or PostgreSQL. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/**
+ * Registration: the shared rules, uniqueness, a generated password stored only as an argon2id
+ * hash, and the welcome mail. The account exists only if the mail went out.
+ */
+export class AccountsService {
+  constructor(
+    private readonly deps: {
+      users: UserRepository;
+      mailer: Mailer;
+      limiter: RateLimiter;
+      providerKey: string;
+      providerName: string;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  async register(body: unknown, ctx: RegisterContext): Promise<string> {
+    const { users, mailer, limiter } = this.deps;
+    await limiter.assertAllowed(RATE_RULES.registerPerIp, ctx.ip, RATE_LIMIT_MESSAGES.other);
+    const parsed = parseRegistration(body, this.deps.providerKey, this.deps.providerName);
+    if (!parsed.ok) throw new HttpError(400, parsed.message);
+    const r = parsed.value;
+    const language = ctx.language;
+
+    const taken = (await users.findByUserName(r.userName)) ?? (await users.findByEmail(r.email));
+    if (taken) throw new HttpError(409, REGISTRATION_SERVER_MESSAGES.taken);
+
+    const password = generatePassword();
+    const now = nowIso();
+    let id: number;
+    try {
+      id = await users.insert({
+        user_name: r.userName,
+        user_name_lower: r.userName.toLowerCase(),
+        first_name: r.firstName,
+        last_name: r.lastName,
+        email: r.email,
+        email_lower: r.email.toLowerCase(),
+        country: r.country,
+        code_country: r.codeCountry,
+        city: r.city,
+        phone_number: r.phoneNumber,
+        organisation_type: r.organisationType,
+        organisation_name: r.organisationName,
+        purpose_use: r.purposeUse,
+        accept_terms: 1,
+        give_permission: r.givePermission ? 1 : 0,
+        accept_data_licence: 1,
+        subscribe_update: r.subscribeUpdate ? 1 : 0,
+        language,
+        password_hash: await hashPassword(password),
+        created_at: now,
+        password_changed_at: now,
+      });
+    } catch (err) {
+      // Two registrations raced for the same name or address.
+      if (isUniqueViolation(err)) throw new HttpError(409, REGISTRATION_SERVER_MESSAGES.taken);
+      throw err;
+    }
+
+    try {
+      await mailer.send(
+        welcomeMail(
+          language,
+          { email: r.email, firstName: r.firstName, userName: r.userName },
+          password,
+          ctx.base,
+        ),
+      );
+    } catch (err) {
+      this.deps.log.error({ err, mailer: mailer.describe }, 'welcome mail failed; account removed');
+      await users.delete(id);
+      throw new HttpError(503, REGISTRATION_SERVER_MESSAGES.mailFailed);
+    }
+    await limiter.hit(RATE_RULES.registerPerIp, ctx.ip);
+    return REGISTRATION_SERVER_MESSAGES.created(r.email);
+  }
+}

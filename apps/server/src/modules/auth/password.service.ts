@@ -1,0 +1,147 @@
+import {
+  ACCOUNT_MESSAGES,
+  PASSWORD_MESSAGES,
+  RATE_LIMIT_MESSAGES,
+  ROUTES,
+  checkNewPassword,
+  emailSchema,
+} from '@diagrodl/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { HttpError } from '../../lib/errors.ts';
+import { nowIso, randomToken, sha256 } from '../../lib/tokens.ts';
+import type { MailLanguage } from '../../mail/language.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import { resetMail } from '../accounts/accounts.mail.ts';
+import type { Sessions } from '../session/sessions.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import type { PasswordResetRepository } from './password-reset.repository.ts';
+import { RATE_RULES, type RateLimiter } from './rate-limiter.ts';
+import type { UserRepository } from './user.repository.ts';
+
+/** A reset link works once and for one hour. */
+export const RESET_TTL_MS = 60 * 60 * 1000;
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const field = (body: unknown, name: string): string =>
+  body && typeof body === 'object' ? str((body as Record<string, unknown>)[name]) : '';
+
+/** Password change (logged-in users) and reset by e-mailed link (anyone). */
+export class PasswordService {
+  constructor(
+    private readonly deps: {
+      users: UserRepository;
+      resets: PasswordResetRepository;
+      sessions: Sessions;
+      mailer: Mailer;
+      limiter: RateLimiter;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  private checkNew(newPassword: string, confirm: string, userName: string): void {
+    if (newPassword !== confirm) throw new HttpError(400, ACCOUNT_MESSAGES.mismatch);
+    const problem = checkNewPassword(newPassword, userName);
+    if (problem) throw new HttpError(400, PASSWORD_MESSAGES[problem]);
+  }
+
+  /** Current password + new twice; every other session of the user ends. */
+  async change(userId: number, sessionId: string | null, body: unknown): Promise<string> {
+    const { users, limiter } = this.deps;
+    const user = await users.findById(userId);
+    if (!user) throw new HttpError(401, ACCOUNT_MESSAGES.currentWrong);
+    const key = String(userId);
+    await limiter.assertAllowed(RATE_RULES.changePerUser, key, RATE_LIMIT_MESSAGES.login);
+    const current = field(body, 'current_password');
+    const next = field(body, 'new_password');
+    if (!current) throw new HttpError(400, ACCOUNT_MESSAGES.currentMissing);
+    this.checkNew(next, field(body, 'new_password_confirm'), user.user_name);
+    if (current.length > 1000 || !(await verifyPassword(user.password_hash, current))) {
+      await limiter.hit(RATE_RULES.changePerUser, key);
+      throw new HttpError(400, ACCOUNT_MESSAGES.currentWrong);
+    }
+    if (next === current) throw new HttpError(400, ACCOUNT_MESSAGES.sameAsCurrent);
+    const now = nowIso();
+    await users.setPassword(userId, await hashPassword(next), now);
+    await this.deps.resets.revokeForUser(userId, now);
+    await this.deps.sessions.endOthers(userId, sessionId);
+    await limiter.reset(RATE_RULES.changePerUser, key);
+    return ACCOUNT_MESSAGES.changed;
+  }
+
+  /**
+   * Mails a one-hour, single-use link when the address belongs to an account. The answer is
+   * the same either way (nobody learns which addresses have accounts).
+   */
+  async requestReset(
+    body: unknown,
+    ctx: { ip: string; base: string; language: MailLanguage },
+  ): Promise<string> {
+    const { users, limiter } = this.deps;
+    const email = field(body, 'email').trim();
+    if (!email) throw new HttpError(400, ACCOUNT_MESSAGES.resetEmailMissing);
+    if (email.length > 254 || !emailSchema.safeParse(email).success) {
+      throw new HttpError(
+        400,
+        'El correo electrónico no tiene un formato válido (ejemplo: nombre@dominio.com).',
+      );
+    }
+    await limiter.assertAllowed(RATE_RULES.resetPerIp, ctx.ip, RATE_LIMIT_MESSAGES.other);
+    await limiter.hit(RATE_RULES.resetPerIp, ctx.ip);
+    const user = await users.findByEmail(email);
+    const emailKey = email.toLowerCase();
+    if (!user || (await limiter.wait(RATE_RULES.resetPerEmail, emailKey)) > 0) {
+      return ACCOUNT_MESSAGES.resetRequested;
+    }
+    await limiter.hit(RATE_RULES.resetPerEmail, emailKey);
+    const token = randomToken();
+    const now = Date.now();
+    await this.deps.resets.insert({
+      token_hash: sha256(token),
+      user_id: user.id,
+      created_at: nowIso(new Date(now)),
+      expires_at: nowIso(new Date(now + RESET_TTL_MS)),
+    });
+    const link = `${ctx.base}${ROUTES.resetPassword}?token=${encodeURIComponent(token)}`;
+    const language: MailLanguage = user.language === 'en' ? 'en' : ctx.language;
+    try {
+      await this.deps.mailer.send(
+        resetMail(
+          language,
+          { email: user.email, firstName: user.first_name, userName: user.user_name },
+          link,
+        ),
+      );
+    } catch (err) {
+      // Said to nobody but the log: the answer must not reveal that the account exists.
+      this.deps.log.error({ err, mailer: this.deps.mailer.describe }, 'reset mail failed');
+    }
+    return ACCOUNT_MESSAGES.resetRequested;
+  }
+
+  /** Whether a reset token can still be used (the page asks before showing the form). */
+  async resetTokenLive(token: unknown): Promise<boolean> {
+    const t = str(token);
+    if (!t || t.length > 200) return false;
+    return (await this.deps.resets.findLiveUserId(sha256(t), nowIso())) !== undefined;
+  }
+
+  /** Sets the new password with a live token; the token and every session of the user end. */
+  async confirmReset(body: unknown): Promise<string> {
+    const token = field(body, 'token');
+    if (!token || token.length > 200) throw new HttpError(400, ACCOUNT_MESSAGES.resetTokenInvalid);
+    const next = field(body, 'new_password');
+    const hashOfToken = sha256(token);
+    const owner = await this.deps.resets.findLiveUserId(hashOfToken, nowIso());
+    const user = owner === undefined ? undefined : await this.deps.users.findById(owner);
+    if (!user) throw new HttpError(400, ACCOUNT_MESSAGES.resetTokenInvalid);
+    this.checkNew(next, field(body, 'new_password_confirm'), user.user_name);
+    const userId = await this.deps.resets.consumeAndSetPassword(
+      hashOfToken,
+      nowIso(),
+      await hashPassword(next),
+    );
+    if (userId === undefined) throw new HttpError(400, ACCOUNT_MESSAGES.resetTokenInvalid);
+    await this.deps.sessions.endOthers(userId, null);
+    return ACCOUNT_MESSAGES.resetDone;
+  }
+}

@@ -1,0 +1,85 @@
+import {
+  CONTACT_FIELDS,
+  CONTACT_MESSAGES,
+  CONTACT_REPLY,
+  type ContactField,
+  RATE_LIMIT_MESSAGES,
+  TOOL,
+  checkContact,
+} from '@diagrodl/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { nowIso } from '../../lib/tokens.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import type { UserRepository } from '../auth/user.repository.ts';
+import { RATE_RULES, type RateLimiter } from '../auth/rate-limiter.ts';
+import type { ContactRepository } from './contact.repository.ts';
+
+/** A contact form with problems: every invalid field with its Spanish message. */
+export class ContactInvalid extends Error {
+  constructor(public readonly errors: Partial<Record<ContactField, string>>) {
+    super(CONTACT_REPLY.invalid);
+  }
+}
+
+/** Contact messages from visitors and users: checked, stored, then mailed to CONTACT_TO. */
+export class ContactService {
+  constructor(
+    private readonly deps: {
+      contacts: ContactRepository;
+      users: UserRepository;
+      mailer: Mailer;
+      limiter: RateLimiter;
+      contactTo: string;
+      log: FastifyBaseLogger;
+    },
+  ) {}
+
+  async send(body: unknown, ctx: { ip: string; userId: number | null }): Promise<string> {
+    const { limiter } = this.deps;
+    const b = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+    const problems = checkContact(b);
+    const fields = Object.keys(problems) as ContactField[];
+    if (fields.length) {
+      throw new ContactInvalid(
+        Object.fromEntries(fields.map((f) => [f, CONTACT_MESSAGES[f][problems[f]!]!])),
+      );
+    }
+    await limiter.assertAllowed(RATE_RULES.contactPerIp, ctx.ip, RATE_LIMIT_MESSAGES.other);
+    await limiter.hit(RATE_RULES.contactPerIp, ctx.ip);
+    const [name, email, subject, message] = CONTACT_FIELDS.map((f) => String(b[f]).trim()) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    const id = await this.deps.contacts.insert({
+      name,
+      email,
+      subject,
+      message,
+      user_id: ctx.userId,
+      created_at: nowIso(),
+    });
+    const user = ctx.userId == null ? undefined : await this.deps.users.findById(ctx.userId);
+    try {
+      await this.deps.mailer.send({
+        to: this.deps.contactTo,
+        replyTo: email,
+        subject: `[${TOOL} contacto #${id}] ${subject}`,
+        text: [
+          `Nombre: ${name}`,
+          `Correo: ${email}`,
+          `Usuario: ${user ? user.user_name : '(visitante sin sesión)'}`,
+          `Asunto: ${subject}`,
+          '',
+          message,
+        ].join('\n'),
+      });
+      await this.deps.contacts.markMailed(id);
+    } catch (err) {
+      // The message is stored (mailed = 0): nothing is lost; the log says what to look at.
+      this.deps.log.error({ err, contactMessageId: id }, 'contact mail failed; message kept');
+    }
+    return CONTACT_REPLY.sent;
+  }
+}

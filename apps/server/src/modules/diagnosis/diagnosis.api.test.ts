@@ -1,0 +1,470 @@
+// The diagnosis calls against the real server on SQLite and PostgreSQL, with a tiny untrained
+// model built by the training pipeline (the shipped models' accuracy is never relied on).
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import sharp from 'sharp';
+import { afterAll, expect, it } from 'vitest';
+import {
+  DIAGNOSIS_MESSAGES as M,
+  DIAGNOSIS_PATHS as P,
+  NOT_RECOGNISED,
+  SERVER_MESSAGES,
+} from '@diagrodl/contracts';
+import { Browser, describeEachDatabase, json } from '../../testing/harness.ts';
+import {
+  configForm,
+  leafPhoto,
+  listFiles,
+  loggedIn,
+  predictForm,
+  uploadForm,
+  waitForRun,
+} from '../../testing/diagnosis.ts';
+import { makeModelsDir } from '../../testing/tiny-model.ts';
+
+// mobilenet accepts everything (threshold 0); resnet50 accepts nothing (threshold 1).
+const MODELS_DIR = makeModelsDir(['mobilenet', 'resnet50'], {
+  threshold: { mobilenet: 0, resnet50: 1 },
+  accuracy: { mobilenet: 0.975, resnet50: 0.5 },
+});
+
+function crc32(buf: Buffer): number {
+  let c = ~0;
+  for (const b of buf) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  return ~c >>> 0;
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(td));
+  return Buffer.concat([len, td, crc]);
+}
+
+/** A few hundred bytes declaring a 20000x20000 RGB PNG (a decompression bomb's header). */
+function bombPng(): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(20000, 0);
+  ihdr.writeUInt32BE(20000, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', zlib.deflateSync(Buffer.alloc(60_001))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+afterAll(() => fs.rmSync(MODELS_DIR, { recursive: true, force: true }));
+
+describeEachDatabase(
+  'diagnosis API',
+  (ctx) => {
+    const media = (kind: string, userId: number) =>
+      path.join(ctx().config.mediaDir, kind, String(userId));
+
+    it('lists the loaded models publicly and in /api/health with their card accuracy', async () => {
+      const models = await json(await fetch(`${ctx().baseUrl}${P.models}`));
+      expect(models.map((m: { id: string }) => m.id)).toEqual([
+        'resnet50',
+        'mobilenet',
+        'ensemble',
+      ]);
+      const mobilenet = models.find((m: { id: string }) => m.id === 'mobilenet');
+      expect(mobilenet).toMatchObject({
+        modeloVersion: 'tomato_leaf_cnn_mobilenet',
+        label: 'MobileNet v1',
+        testAccuracy: 0.975,
+        threshold: 0,
+      });
+      expect(models.find((m: { id: string }) => m.id === 'ensemble')).toMatchObject({
+        testAccuracy: null,
+        label: 'Ensemble (MobileNet + ResNet50)',
+        members: ['mobilenet', 'resnet50'],
+      });
+      const health = await json(await fetch(`${ctx().baseUrl}/api/health`));
+      expect(health.models).toContainEqual({ id: 'mobilenet', accuracy: 0.975, status: 'loaded' });
+    });
+
+    it('asks visitors to log in (401, Spanish detail) on every diagnosis call', async () => {
+      const b = new Browser(ctx().baseUrl);
+      await b.get('/api/session/');
+      for (const [method, url] of [
+        ['GET', P.posts],
+        ['POST', P.posts],
+        ['POST', P.config],
+        ['POST', P.predict],
+        ['GET', P.progress],
+        ['GET', P.pending],
+        ['GET', P.makeReport],
+        ['POST', P.deleteRows],
+        ['GET', P.history],
+        ['GET', '/media/post_images/abc.jpg'],
+      ] as const) {
+        const res = await b.request(method, url, method === 'POST' ? { body: predictForm() } : {});
+        expect(res.status, `${method} ${url}`).toBe(401);
+        expect((await json(res)).detail).toBe(SERVER_MESSAGES.loginRequired);
+      }
+      const noCsrf = await b.post(P.posts, { body: predictForm(), csrf: false });
+      expect(noCsrf.status).toBe(403);
+    });
+
+    it('accepts only tomate / hoja / DL and the loaded models, and stores the choice', async () => {
+      const { browser } = await loggedIn(ctx().app, ctx().baseUrl, 'ConfigUser1');
+      const cases: [Record<string, string>, string, number][] = [
+        [{ cultivo: 'fresa' }, M.cropNotAvailable, 400],
+        [{ nivel: 'fruta' }, M.levelNotAvailable, 400],
+        [{ tipo_modelo: 'ML' }, M.typeNotAvailable, 400],
+        [{ modelo_version: 'nope' }, M.modelUnknown, 400],
+        [{ modelo_version: 'Tomato_leaf_cnn_vgg16' }, M.modelNotLoaded('VGG16 v1'), 400],
+      ];
+      for (const [over, detail, status] of cases) {
+        const res = await browser.post(P.config, {
+          body: configForm(over.modelo_version ?? 'tomato_leaf_cnn_mobilenet', over),
+        });
+        expect(res.status, JSON.stringify(over)).toBe(status);
+        expect(await json(res)).toEqual({ status: 'ERROR', detail });
+      }
+      expect(await json(await browser.get(P.config))).toEqual({ config: null });
+      const ok = await browser.post(P.config, { body: configForm('ensemble') });
+      expect(ok.status).toBe(200);
+      expect(await json(ok)).toEqual({
+        status: 'OK',
+        detail: M.configOk,
+        config: {
+          cultivo: 'tomate',
+          nivel: 'hoja',
+          tipo_modelo: 'DL',
+          modelo_version: 'ensemble',
+          modelId: 'ensemble',
+        },
+      });
+      expect((await json(await browser.get(P.config))).config.modelId).toBe('ensemble');
+    });
+
+    it('runs the whole flow: upload, remove one, identify with progress, rows with heatmaps, report, start anew, history', async () => {
+      const { browser, userId } = await loggedIn(ctx().app, ctx().baseUrl, 'FlowUser01');
+      // identifying before configuring is refused with a clear message
+      const early = await browser.post(P.predict, { body: predictForm() });
+      expect(early.status).toBe(409);
+      expect((await json(early)).detail).toBe(M.configRequired);
+      expect(
+        (await browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') })).status,
+      ).toBe(200);
+
+      const up = async (bytes: Buffer, name: string, type: string) => {
+        const res = await browser.post(P.posts, { body: uploadForm(bytes, name, { type }) });
+        expect(res.status, name).toBe(200);
+        return json(res);
+      };
+      const a = await up(
+        await leafPhoto({ width: 400, height: 300, seed: 1 }),
+        'hoja uno.jpg',
+        'image/jpeg',
+      );
+      expect(a).toMatchObject({ status: 'OK', detail: M.uploadOk, name_img: 'hoja_uno.jpg' });
+      const b = await up(await leafPhoto({ seed: 2, format: 'png' }), 'hoja dos.png', 'image/png');
+      const c = await up(await leafPhoto({ seed: 3, format: 'webp' }), 'quitar.webp', 'image/webp');
+      expect(listFiles(media('post_images', userId))).toHaveLength(3);
+
+      const pending = await json(await browser.get(P.pending));
+      expect(pending.map((p: { id: number }) => p.id)).toEqual([a.id, b.id, c.id]);
+      expect(pending[0]).toMatchObject({
+        name_img: 'hoja_uno.jpg',
+        url: expect.stringMatching(/^\/media\/post_images\/[\w-]+\.jpg$/),
+      });
+      const photo = await browser.get(pending[0].url);
+      expect(photo.status).toBe(200);
+      expect(photo.headers.get('content-type')).toBe('image/jpeg');
+
+      const del = await browser.request('DELETE', P.pendingItem(c.id));
+      expect(await json(del)).toEqual({ status: 'OK', detail: M.pendingRemoved, deleted: 1 });
+      expect(listFiles(media('post_images', userId))).toHaveLength(2);
+      expect((await browser.request('DELETE', P.pendingItem(c.id))).status).toBe(404);
+
+      expect(await json(await browser.get(P.progress))).toEqual({
+        state: 'idle',
+        done: 0,
+        total: 0,
+      });
+      const pred = await browser.post(P.predict, { body: predictForm() });
+      expect(pred.status).toBe(200);
+      expect(await json(pred)).toEqual({ status: 'OK', detail: M.predictStarted, total: 2 });
+      expect(await waitForRun(browser)).toEqual({ state: 'done', done: 2, total: 2 });
+      expect(await json(await browser.get(P.pending))).toEqual([]);
+
+      const rows = await json(await browser.get(P.posts));
+      expect(rows).toHaveLength(2);
+      expect(rows.map((r: { name_img: string }) => r.name_img)).toEqual([
+        'hoja_uno.jpg',
+        'hoja_dos.png',
+      ]);
+      for (const r of rows) {
+        expect(r.accepted).toBe(true);
+        expect(r.model).toBe('mobilenet');
+        expect(r.modelLabel).toBe('MobileNet v1');
+        expect(r.top3).toHaveLength(3);
+        expect(r.top3[0].label).toBe(r.label);
+        expect(r.top3[0].probability).toBeCloseTo(r.probability, 6);
+        expect(r.probability).toBeGreaterThan(0);
+        expect(r.probability).toBeLessThanOrEqual(1);
+        expect(typeof r.predict).toBe('string');
+        expect(r.page).toMatch(/^\//);
+        const hm = await browser.get(r.heatmap);
+        expect(hm.status).toBe(200);
+        expect(hm.headers.get('content-type')).toBe('image/jpeg');
+        const meta = await sharp(Buffer.from(await hm.arrayBuffer())).metadata();
+        // the heatmap has the photo's size (the first photo is 400x300)
+        if (r.name_img === 'hoja_uno.jpg') expect([meta.width, meta.height]).toEqual([400, 300]);
+      }
+
+      const history = await json(await browser.get(P.history));
+      expect(history).toHaveLength(2);
+      expect((await browser.get(history[0].thumbnail)).status).toBe(200);
+
+      const rep = await browser.get(P.makeReport);
+      expect(rep.status).toBe(200);
+      const { url } = await json(rep);
+      expect(url).toMatch(/^\/media\/reports\/[A-Za-z0-9_-]{32}\.pdf$/);
+      const pdf = await browser.get(url);
+      expect(pdf.status).toBe(200);
+      expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
+
+      const anew = await browser.post(P.deleteRows, {
+        body: (() => {
+          const fd = new FormData();
+          fd.append('image', 'image');
+          fd.append('report', 'yes');
+          return fd;
+        })(),
+      });
+      expect(await json(anew)).toEqual({ status: 'OK', detail: M.rowsDeleted, deleted: 2 });
+      expect(await json(await browser.get(P.posts))).toEqual([]);
+      expect(listFiles(media('post_images', userId))).toEqual([]);
+      expect(listFiles(media('heatmaps', userId))).toEqual([]);
+      expect(listFiles(media('reports', userId))).toEqual([]);
+      expect((await browser.get(url)).status).toBe(404);
+      expect((await browser.get(rows[0].heatmap)).status).toBe(404);
+      expect(await json(await browser.get(P.progress))).toEqual({
+        state: 'idle',
+        done: 0,
+        total: 0,
+      });
+      const noRows = await browser.get(P.makeReport);
+      expect(noRows.status).toBe(400);
+      expect((await json(noRows)).detail).toBe(M.noRows);
+
+      // the history survives 'start anew' and can be pruned
+      const kept = await json(await browser.get(P.history));
+      expect(kept).toHaveLength(2);
+      expect((await browser.get(kept[0].thumbnail)).status).toBe(200);
+      const forget = await browser.request('DELETE', P.historyItem(kept[0].id));
+      expect(await json(forget)).toEqual({ status: 'OK', detail: M.historyDeleted, deleted: 1 });
+      expect((await browser.get(kept[0].thumbnail)).status).toBe(404);
+      expect(await json(await browser.get(P.history))).toHaveLength(1);
+      expect((await browser.request('DELETE', P.historyItem(kept[0].id))).status).toBe(404);
+
+      const nothing = await browser.post(P.predict, { body: predictForm() });
+      expect(nothing.status).toBe(400);
+      expect((await json(nothing)).detail).toBe(M.nothingPending);
+    });
+
+    it('refuses every hostile upload with its message and stores nothing', async () => {
+      const { browser, userId } = await loggedIn(ctx().app, ctx().baseUrl, 'Hostile001');
+      const good = await leafPhoto({ width: 300, height: 200 });
+      const cases: [string, FormData, number, string][] = [
+        [
+          'text named .jpg',
+          uploadForm(Buffer.from('hola, no soy una imagen\n'), 'foto.jpg'),
+          415,
+          M.badType,
+        ],
+        [
+          'truncated JPEG',
+          uploadForm(good.subarray(0, Math.floor(good.length / 2)), 'cortada.jpg'),
+          400,
+          M.undecodable,
+        ],
+        ['0-byte file', uploadForm(Buffer.alloc(0), 'vacia.jpg'), 400, M.emptyFile],
+        [
+          '20000x20000 PNG',
+          uploadForm(bombPng(), 'bomba.png', { type: 'image/png' }),
+          413,
+          M.tooManyPixels,
+        ],
+        ['name with ../', uploadForm(good, '../../etc/passwd.jpg'), 400, M.badName],
+        [
+          'name_img with ../',
+          uploadForm(good, 'ok.jpg', { nameImg: '..\\..\\x.jpg' }),
+          400,
+          M.badName,
+        ],
+        [
+          'over 15 MB',
+          uploadForm(Buffer.concat([good, Buffer.alloc(15 * 1024 * 1024)]), 'grande.jpg'),
+          413,
+          M.tooLarge,
+        ],
+        [
+          'a GIF',
+          uploadForm(
+            await sharp({ create: { width: 8, height: 8, channels: 3, background: '#080' } })
+              .gif()
+              .toBuffer(),
+            'x.gif',
+            { type: 'image/gif' },
+          ),
+          415,
+          M.badType,
+        ],
+        [
+          'no file',
+          (() => {
+            const fd = new FormData();
+            fd.append('name_img', 'x.jpg');
+            return fd;
+          })(),
+          400,
+          M.noFile,
+        ],
+      ];
+      for (const [what, body, status, detail] of cases) {
+        const res = await browser.post(P.posts, { body });
+        expect(res.status, what).toBe(status);
+        expect(await json(res), what).toEqual({ status: 'ERROR', detail });
+      }
+      expect(await json(await browser.get(P.pending))).toEqual([]);
+      expect(listFiles(media('post_images', userId))).toEqual([]);
+
+      // at most 50 pending images: the 51st is refused and not stored
+      const small = await leafPhoto({ width: 32, height: 32 });
+      for (let i = 0; i < 50; i++) {
+        const res = await browser.post(P.posts, { body: uploadForm(small, `h${i}.jpg`) });
+        expect(res.status, `upload ${i}`).toBe(200);
+      }
+      const over = await browser.post(P.posts, { body: uploadForm(small, 'h50.jpg') });
+      expect(over.status).toBe(409);
+      expect((await json(over)).detail).toBe(M.tooManyPending);
+      expect(await json(await browser.get(P.pending))).toHaveLength(50);
+      expect(listFiles(media('post_images', userId))).toHaveLength(50);
+      expect(fs.readdirSync(media('post_images', userId)).some((f) => f.endsWith('.tmp'))).toBe(
+        false,
+      );
+    });
+
+    it("never mixes two users' images, rows, heatmaps, reports or history", async () => {
+      const ana = await loggedIn(ctx().app, ctx().baseUrl, 'AnaMix0001');
+      const ben = await loggedIn(ctx().app, ctx().baseUrl, 'BenMix0001');
+      for (const u of [ana, ben]) {
+        await u.browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') });
+      }
+      const photo = await leafPhoto({ seed: 7 });
+      const aUp = await json(
+        await ana.browser.post(P.posts, { body: uploadForm(photo, 'ana.jpg') }),
+      );
+      await json(await ben.browser.post(P.posts, { body: uploadForm(photo, 'ben.jpg') }));
+      const aPending = await json(await ana.browser.get(P.pending));
+      expect(aPending.map((p: { name_img: string }) => p.name_img)).toEqual(['ana.jpg']);
+      expect(
+        (await json(await ben.browser.get(P.pending))).map((p: { name_img: string }) => p.name_img),
+      ).toEqual(['ben.jpg']);
+      // Ben cannot see or delete Ana's image
+      expect((await ben.browser.get(aPending[0].url)).status).toBe(404);
+      expect((await ben.browser.request('DELETE', P.pendingItem(aUp.id))).status).toBe(404);
+
+      // Ben identifying runs only Ben's image
+      await ben.browser.post(P.predict, { body: predictForm() });
+      await waitForRun(ben.browser);
+      expect(await json(await ana.browser.get(P.posts))).toEqual([]);
+      expect(await json(await ana.browser.get(P.progress))).toEqual({
+        state: 'idle',
+        done: 0,
+        total: 0,
+      });
+      expect(await json(await ana.browser.get(P.pending))).toHaveLength(1);
+
+      await ana.browser.post(P.predict, { body: predictForm() });
+      await waitForRun(ana.browser);
+      const aRows = await json(await ana.browser.get(P.posts));
+      const bRows = await json(await ben.browser.get(P.posts));
+      expect(aRows.map((r: { name_img: string }) => r.name_img)).toEqual(['ana.jpg']);
+      expect(bRows.map((r: { name_img: string }) => r.name_img)).toEqual(['ben.jpg']);
+      expect((await ben.browser.get(aRows[0].heatmap)).status).toBe(404);
+      expect((await ben.browser.get(aRows[0].image)).status).toBe(404);
+      const aHistory = await json(await ana.browser.get(P.history));
+      expect((await ben.browser.get(aHistory[0].thumbnail)).status).toBe(404);
+      expect((await ben.browser.request('DELETE', P.historyItem(aHistory[0].id))).status).toBe(404);
+
+      const { url } = await json(await ana.browser.get(P.makeReport));
+      expect((await ben.browser.get(url)).status).toBe(404);
+      expect((await ana.browser.get(url)).status).toBe(200);
+
+      // Ben starting anew leaves Ana's rows, files and report alone
+      await ben.browser.post(P.deleteRows, { body: predictForm() });
+      expect(await json(await ana.browser.get(P.posts))).toHaveLength(1);
+      expect((await ana.browser.get(aRows[0].heatmap)).status).toBe(200);
+      expect((await ana.browser.get(url)).status).toBe(200);
+      expect(await json(await ana.browser.get(P.history))).toHaveLength(1);
+    });
+
+    it('runs each image once when identify is pressed several times at once', async () => {
+      const { browser } = await loggedIn(ctx().app, ctx().baseUrl, 'Concurrent1');
+      await browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') });
+      for (let i = 0; i < 8; i++) {
+        const res = await browser.post(P.posts, {
+          body: uploadForm(await leafPhoto({ seed: 20 + i }), `c${i}.jpg`),
+        });
+        expect(res.status).toBe(200);
+      }
+      const replies = await Promise.all(
+        [0, 1, 2, 3].map(() => browser.post(P.predict, { body: predictForm() })),
+      );
+      const bodies = await Promise.all(replies.map((r) => json(r)));
+      const started = bodies.filter((b) => b.detail === M.predictStarted);
+      expect(started.length).toBeGreaterThanOrEqual(1);
+      expect(started.reduce((a, b) => a + b.total, 0)).toBe(8);
+      for (const b of bodies)
+        expect([M.predictStarted, M.predictRunning, M.nothingPending]).toContain(b.detail);
+      await waitForRun(browser);
+      // a second run may still be finishing if the claims were split
+      for (let i = 0; i < 3; i++) await waitForRun(browser);
+      const rows = await json(await browser.get(P.posts));
+      expect(rows).toHaveLength(8);
+      expect(new Set(rows.map((r: { id: number }) => r.id)).size).toBe(8);
+      // each image was identified exactly once: one history entry per image
+      expect(await json(await browser.get(P.history))).toHaveLength(8);
+    });
+
+    it("shows 'No reconocido con confianza' below the threshold, in the user's language", async () => {
+      const es = await loggedIn(ctx().app, ctx().baseUrl, 'Umbral0001');
+      const en = await loggedIn(ctx().app, ctx().baseUrl, 'Umbral0002', { language: 'en' });
+      for (const u of [es, en]) {
+        await u.browser.post(P.config, { body: configForm('Tomato_leaf_cnn_resnet50') });
+        await u.browser.post(P.posts, { body: uploadForm(await leafPhoto(), 'x.jpg') });
+        // ?wait=1 answers when the run has ended: no polling needed
+        const res = await u.browser.post(`${P.predict}?wait=1`, { body: predictForm() });
+        expect(await json(res)).toMatchObject({ status: 'OK', total: 1 });
+        expect((await json(await u.browser.get(P.progress))).state).toBe('done');
+      }
+      const [rEs] = await json(await es.browser.get(P.posts));
+      const [rEn] = await json(await en.browser.get(P.posts));
+      expect(rEs).toMatchObject({ accepted: false, predict: NOT_RECOGNISED.es, model: 'resnet50' });
+      expect(rEn).toMatchObject({ accepted: false, predict: NOT_RECOGNISED.en });
+      // the top 3 still names the classes, in the user's language
+      expect(rEs.top3[0].predict).not.toBe(rEn.top3[0].predict);
+    });
+  },
+  { MODELS_DIR },
+);

@@ -1,0 +1,132 @@
+// The PDF report, rendered with poppler (pdftoppm, pdftotext, pdffonts) and checked page by page.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOT_RECOGNISED } from '@diagrodl/contracts';
+import { CLASS_IDS, type ClassId, classInfo, className } from '@diagrodl/contracts/classes';
+import { leafPhoto } from '../testing/diagnosis.ts';
+import { ADVICE, NOT_RECOGNISED_ADVICE } from './advice.ts';
+import { type ReportImage, renderDiagnosisReport } from './report.ts';
+
+const LABELS: ClassId[] = ['late_blight', 'early_blight', 'healthy', 'late_blight', 'mosaic_virus'];
+
+async function images(language: 'es' | 'en'): Promise<ReportImage[]> {
+  const out: ReportImage[] = [];
+  for (let i = 0; i < LABELS.length; i++) {
+    const label = LABELS[i]!;
+    const accepted = i !== 4;
+    const photo = await leafPhoto({ width: 300, height: 220, seed: i });
+    out.push({
+      nameImg: `hoja_número_${i + 1}.jpg`,
+      label,
+      predict: accepted ? className(label, language) : NOT_RECOGNISED[language],
+      probability: accepted ? 0.9731 - i / 100 : 0.41,
+      accepted,
+      top3: [label, 'leaf_mold', 'target_spot'].map((l, k) => ({
+        label: l as ClassId,
+        predict: className(l as ClassId, language),
+        probability: [0.9, 0.07, 0.03][k]!,
+      })),
+      photo,
+      heatmap: await sharp(photo).tint('#ff4400').jpeg().toBuffer(),
+      pageUrl: `http://localhost:8000${classInfo(label).route}`,
+    });
+  }
+  return out;
+}
+
+describe('diagnosis report PDF', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-report-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('renders cover, image blocks, summary and page numbers, in Spanish with an embedded font', async () => {
+    const pdf = await renderDiagnosisReport({
+      productName: 'DiAgroDL',
+      userName: 'Ana Prueba (AnaLopez1)',
+      date: new Date('2026-11-21T10:30:00Z'),
+      language: 'es',
+      models: [{ label: 'MobileNet v1', accuracy: 0.9812 }],
+      images: await images('es'),
+    });
+    const file = path.join(dir, 'r.pdf');
+    fs.writeFileSync(file, pdf);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+
+    // 1 cover + 2 pages of blocks (3 per page) + 1 summary
+    execFileSync('pdftoppm', ['-r', '40', '-png', file, path.join(dir, 'page')]);
+    const pages = fs.readdirSync(dir).filter((f) => f.startsWith('page') && f.endsWith('.png'));
+    expect(pages).toHaveLength(4);
+    for (const p of pages.sort()) {
+      const stats = await sharp(path.join(dir, p)).stats();
+      // every page has visible content (not a blank white page)
+      expect(Math.min(...stats.channels.map((c) => c.min)), p).toBeLessThan(128);
+    }
+    // the block pages carry the photos (colour), the cover does not
+    const colourful = async (p: string) => {
+      const { channels } = await sharp(path.join(dir, p)).stats();
+      return (
+        Math.abs(channels[0]!.mean - channels[1]!.mean) +
+        Math.abs(channels[1]!.mean - channels[2]!.mean)
+      );
+    };
+    expect(await colourful(pages[1]!)).toBeGreaterThan(await colourful(pages[0]!));
+
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    const byPage = text.split('\f');
+    expect(byPage[0]).toContain('DiAgroDL');
+    expect(byPage[0]).toContain('Reporte de diagnóstico');
+    expect(byPage[0]).toContain('Ana Prueba (AnaLopez1)');
+    expect(byPage[0]).toContain('MobileNet v1');
+    expect(byPage[0]).toMatch(/98[.,]1\s?%/);
+    expect(byPage[0]).toContain('21 de noviembre de 2026');
+    expect(byPage[1]).toContain('hoja_número_1.jpg');
+    expect(byPage[1]).toContain('Tizón tardío');
+    expect(byPage[1]).toContain('0.9731');
+    expect(byPage[1]).toContain('Moho de la hoja');
+    expect(byPage[1]).toContain(ADVICE.late_blight.es[0].slice(0, 30));
+    expect(byPage[1]).toContain('http://localhost:8000/Late_blight');
+    expect(byPage[2]).toContain('No reconocido con'); // wrapped in the block's text column
+    expect(byPage[2]).toContain(NOT_RECOGNISED_ADVICE.es[0].slice(0, 30));
+    expect(byPage[3]).toContain('Resumen');
+    // summary: late blight twice, one not recognised, total 5
+    expect(byPage[3]).toMatch(/Tizón tardío\s+2/);
+    expect(byPage[3]).toMatch(/No reconocido con confianza\s+1/);
+    expect(byPage[3]).toMatch(/Total\s+5/);
+    for (const id of CLASS_IDS) expect(byPage[3]).toContain(className(id, 'es').slice(0, 20));
+    for (let i = 1; i <= 4; i++) expect(byPage[i - 1]).toContain(`Página ${i} de 4`);
+
+    const fonts = execFileSync('pdffonts', [file]).toString();
+    expect(fonts).toMatch(/DejaVuSans\s/);
+    expect(fonts).toMatch(/DejaVuSans-Bold/);
+    expect(
+      fonts
+        .split('\n')
+        .filter((l) => /DejaVu/.test(l))
+        .every((l) => /\byes\b/.test(l)),
+    ).toBe(true);
+  });
+
+  it('writes the English report for English-speaking users', async () => {
+    const pdf = await renderDiagnosisReport({
+      productName: 'DiAgroDL',
+      userName: 'Ben',
+      date: new Date('2026-11-21T10:30:00Z'),
+      language: 'en',
+      models: [{ label: 'Ensemble (VGG16 + ResNet50 + MobileNet)', accuracy: null }],
+      images: (await images('en')).slice(0, 1),
+    });
+    const file = path.join(dir, 'en.pdf');
+    fs.writeFileSync(file, pdf);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    expect(text).toContain('Diagnosis report');
+    expect(text).toContain('Late blight');
+    expect(text).toContain('accuracy not measured');
+    expect(text).toContain('Page 3 of 3');
+  });
+});

@@ -1,0 +1,177 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { ROUTES, checkNewPassword } from '@diagrodl/contracts';
+import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { ApiError } from '@/lib/api-client.ts';
+import { accountApi } from './api.ts';
+import { type Message, MessageArea } from './components/MessageArea.tsx';
+import { PasswordRule } from './components/PasswordRule.tsx';
+
+function useFailure() {
+  const { t } = useTranslation();
+  return (err: unknown): Message => ({
+    state: 'danger',
+    text: err instanceof ApiError && err.status !== 0 ? err.detail : t('account.network'),
+  });
+}
+
+/** Asks for a reset link by e-mail. */
+function RequestLink() {
+  const { t, i18n } = useTranslation();
+  const failure = useFailure();
+  const [email, setEmail] = useState('');
+  const [message, setMessage] = useState<Message | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!email.trim()) {
+      setMessage({ state: 'danger', text: t('account.reset.emailEmpty') });
+      return;
+    }
+    setBusy(true);
+    try {
+      const reply = await accountApi.requestReset({
+        email,
+        Language: i18n.language === 'en' ? 'en' : 'es',
+      });
+      setMessage({ state: 'success', text: reply.detail });
+    } catch (err) {
+      setMessage(failure(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form noValidate onSubmit={(e) => void onSubmit(e)}>
+      <p>{t('account.reset.requestIntro')}</p>
+      <Form.Group className="mb-3" controlId="reset-email">
+        <Form.Label>{t('account.reset.email')}</Form.Label>
+        <Form.Control
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+      </Form.Group>
+      <MessageArea message={message} testId="reset-message" />
+      <Button type="submit" variant="success" disabled={busy}>
+        {t('account.reset.send')}
+      </Button>
+    </Form>
+  );
+}
+
+/** Sets the new password with the token from the e-mailed link. */
+function SetPassword({ token }: { token: string }) {
+  const { t } = useTranslation();
+  const failure = useFailure();
+  const [valid, setValid] = useState<boolean | null>(null);
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [message, setMessage] = useState<Message | null>(null);
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    accountApi
+      .checkReset(token)
+      .then((r) => live && setValid(r.valid))
+      .catch(() => live && setValid(true)); // the confirm call will say what is wrong
+    return () => {
+      live = false;
+    };
+  }, [token]);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const problem = next !== confirm ? 'mismatch' : checkNewPassword(next);
+    if (problem) {
+      setMessage({ state: 'danger', text: t(`account.passwordProblem.${problem}`) });
+      return;
+    }
+    setBusy(true);
+    try {
+      const reply = await accountApi.confirmReset({
+        token,
+        new_password: next,
+        new_password_confirm: confirm,
+      });
+      setMessage({ state: 'success', text: reply.detail });
+      setDone(true);
+    } catch (err) {
+      setMessage(failure(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (valid === null) return <p role="status">{t('account.reset.checking')}</p>;
+  if (!valid) {
+    return (
+      <>
+        <MessageArea
+          message={{ state: 'danger', text: t('account.reset.invalid') }}
+          testId="reset-message"
+        />
+        <Link to={ROUTES.resetPassword}>{t('account.reset.requestAgain')}</Link>
+      </>
+    );
+  }
+  return (
+    <Form noValidate onSubmit={(e) => void onSubmit(e)}>
+      <p>{t('account.reset.setIntro')}</p>
+      <Form.Group className="mb-1" controlId="reset-new">
+        <Form.Label>{t('account.change.new')}</Form.Label>
+        <Form.Control
+          type="password"
+          autoComplete="new-password"
+          aria-describedby="reset-rule"
+          value={next}
+          disabled={done}
+          onChange={(e) => setNext(e.target.value)}
+        />
+      </Form.Group>
+      <PasswordRule id="reset-rule" />
+      <Form.Group className="mb-3" controlId="reset-confirm">
+        <Form.Label>{t('account.change.confirm')}</Form.Label>
+        <Form.Control
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          disabled={done}
+          onChange={(e) => setConfirm(e.target.value)}
+        />
+      </Form.Group>
+      <MessageArea message={message} testId="reset-message" />
+      {done ? (
+        <Link className="btn btn-success" to={ROUTES.login}>
+          {t('account.reset.toLogin')}
+        </Link>
+      ) : (
+        <Button type="submit" variant="success" disabled={busy}>
+          {t('account.reset.save')}
+        </Button>
+      )}
+    </Form>
+  );
+}
+
+/** /Reset_password: without a token asks for a link; with ?token= sets the new password. */
+export default function ResetPasswordPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('routes./Reset_password'));
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  return (
+    <section className="mx-auto" style={{ maxWidth: 520 }}>
+      <h1 className="h2">{t('account.reset.title')}</h1>
+      {token ? <SetPassword token={token} /> : <RequestLink />}
+    </section>
+  );
+}

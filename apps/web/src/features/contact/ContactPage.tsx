@@ -1,0 +1,109 @@
+import { type FormEvent, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useTranslation } from 'react-i18next';
+import {
+  type ApiReply,
+  CONTACT_FIELDS,
+  type ContactBody,
+  type ContactField,
+  checkContact,
+} from '@diagrodl/contracts';
+import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { ApiError, apiPost } from '@/lib/api-client.ts';
+
+const EMPTY: ContactBody = { name: '', email: '', subject: '', message: '' };
+type Errors = Partial<Record<ContactField, string>>;
+type Message = { variant: 'danger' | 'success'; text: string };
+
+/** /Contact_us: for visitors and users alike. */
+export default function ContactPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('routes./Contact_us'));
+  const [form, setForm] = useState<ContactBody>(EMPTY);
+  const [errors, setErrors] = useState<Errors>({});
+  const [message, setMessage] = useState<Message | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    const problems = checkContact({ ...form });
+    const fields = Object.keys(problems) as ContactField[];
+    if (fields.length) {
+      setErrors(
+        Object.fromEntries(fields.map((f) => [f, t(`contact.errors.${f}.${problems[f]}`)])),
+      );
+      setMessage({ variant: 'danger', text: t('contact.invalid') });
+      document.getElementById(`contact-${fields[0]}`)?.focus();
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      const reply = await apiPost<ApiReply>('/api/contact/', { ...form });
+      setMessage({ variant: 'success', text: reply.detail });
+      setForm(EMPTY);
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== 0) {
+        const body = err.body as { errors?: Errors } | null;
+        if (body?.errors) setErrors(body.errors);
+        setMessage({ variant: 'danger', text: err.detail });
+      } else {
+        setMessage({ variant: 'danger', text: t('contact.network') });
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const field = (name: ContactField) => ({
+    value: form[name],
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setForm((f) => ({ ...f, [name]: e.target.value })),
+    isInvalid: !!errors[name],
+    'aria-describedby': errors[name] ? `contact-${name}-error` : undefined,
+  });
+  const feedback = (name: ContactField) =>
+    errors[name] ? (
+      <Form.Control.Feedback type="invalid" id={`contact-${name}-error`}>
+        {errors[name]}
+      </Form.Control.Feedback>
+    ) : null;
+
+  return (
+    <section className="mx-auto" style={{ maxWidth: 640 }}>
+      <h1 className="h2">{t('contact.title')}</h1>
+      <p>{t('contact.intro')}</p>
+      <Form noValidate onSubmit={(e) => void onSubmit(e)} data-testid="contact-form">
+        {CONTACT_FIELDS.filter((f) => f !== 'message').map((name) => (
+          <Form.Group key={name} className="mb-3" controlId={`contact-${name}`}>
+            <Form.Label>{t(`contact.${name}`)}</Form.Label>
+            <Form.Control
+              type={name === 'email' ? 'email' : 'text'}
+              autoComplete={name === 'name' ? 'name' : name === 'email' ? 'email' : 'off'}
+              {...field(name)}
+            />
+            {feedback(name)}
+          </Form.Group>
+        ))}
+        <Form.Group className="mb-3" controlId="contact-message">
+          <Form.Label>{t('contact.message')}</Form.Label>
+          <Form.Control as="textarea" rows={6} {...field('message')} />
+          {feedback('message')}
+          <Form.Text>{t('contact.messageHelp')}</Form.Text>
+        </Form.Group>
+        <div role="status" aria-live="polite" className="mb-3" data-testid="contact-message-area">
+          {message && (
+            <Alert variant={message.variant} className="mb-0" style={{ overflowWrap: 'anywhere' }}>
+              {message.text}
+            </Alert>
+          )}
+        </div>
+        <Button type="submit" variant="success" disabled={busy}>
+          {busy ? t('contact.sending') : t('contact.submit')}
+        </Button>
+      </Form>
+    </section>
+  );
+}

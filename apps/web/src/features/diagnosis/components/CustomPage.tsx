@@ -1,0 +1,166 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import {
+  CROPS,
+  LEVELS,
+  type LoadedModel,
+  MODEL_TYPES,
+  MODEL_VERSIONS,
+  ROUTES,
+} from '@diagrodl/contracts';
+import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { formatNumber } from '@/lib/format.ts';
+import { currentLanguage } from '@/lib/i18n.ts';
+import { diagnosisApi } from '../api.ts';
+import { errorText } from './errors.ts';
+
+/** /Custom: model configuration; 'Subir imágenes' is enabled once the server accepts it. */
+export default function CustomPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('diagnosis.custom.title'));
+  const [loaded, setLoaded] = useState<LoadedModel[] | null>(null);
+  const [version, setVersion] = useState('');
+  const [accepted, setAccepted] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    diagnosisApi
+      .models()
+      .then((models) => {
+        setLoaded(models);
+        const preferred = MODEL_VERSIONS.find((v) =>
+          models.some((m) => m.id === v.modelId && v.modelId === 'mobilenet'),
+        );
+        const first =
+          preferred ?? MODEL_VERSIONS.find((v) => models.some((m) => m.id === v.modelId));
+        if (first) setVersion(first.value);
+      })
+      .catch((err: unknown) => setError(errorText(err, t)));
+  }, [t]);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      await diagnosisApi.configure({
+        cultivo: 'tomate',
+        nivel: 'hoja',
+        tipo_modelo: 'DL',
+        modelo_version: version,
+      });
+      setAccepted(true);
+    } catch (err) {
+      setAccepted(false);
+      setError(errorText(err, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const lang = currentLanguage();
+  const info = (value: string) => {
+    const v = MODEL_VERSIONS.find((m) => m.value === value)!;
+    return loaded?.find((m) => m.id === v.modelId);
+  };
+  const versions = MODEL_VERSIONS.filter((v) => v.modelId !== 'ensemble' || info(v.value));
+
+  return (
+    <section>
+      <h1 className="h2">{t('diagnosis.custom.title')}</h1>
+      <Form onSubmit={(e) => void onSubmit(e)} className="custom-form" style={{ maxWidth: 640 }}>
+        <Form.Group className="mb-3" controlId="custom-crop">
+          <Form.Label>{t('diagnosis.custom.crop')}</Form.Label>
+          <Form.Select name="cultivo" defaultValue="tomate">
+            {CROPS.map((c) => (
+              <option key={c} value={c} disabled={c !== 'tomate'}>
+                {t(`diagnosis.custom.options.${c}`)}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+        <Form.Group className="mb-3" controlId="custom-level">
+          <Form.Label>{t('diagnosis.custom.level')}</Form.Label>
+          <Form.Select name="nivel" defaultValue="hoja">
+            {LEVELS.map((c) => (
+              <option key={c} value={c} disabled={c !== 'hoja'}>
+                {t(`diagnosis.custom.options.${c}`)}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+        <Form.Group className="mb-3" controlId="custom-type">
+          <Form.Label>{t('diagnosis.custom.modelType')}</Form.Label>
+          <Form.Select name="tipo_modelo" defaultValue="DL">
+            {MODEL_TYPES.map((c) => (
+              <option key={c} value={c} disabled={c !== 'DL'}>
+                {t(`diagnosis.custom.options.${c}`)}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+        <Form.Group className="mb-3" controlId="custom-model">
+          <Form.Label>{t('diagnosis.custom.models')}</Form.Label>
+          <Form.Select
+            name="modelo_version"
+            value={version}
+            onChange={(e) => {
+              setVersion(e.target.value);
+              setAccepted(false);
+            }}
+          >
+            <option value="" disabled>
+              {t('diagnosis.custom.choose')}
+            </option>
+            {versions.map((v) => {
+              const m = info(v.value);
+              const extra = !m
+                ? ` (${t('diagnosis.custom.notLoaded')})`
+                : m.testAccuracy != null
+                  ? ` (${t('diagnosis.custom.accuracy', {
+                      value: formatNumber(m.testAccuracy, lang, {
+                        style: 'percent',
+                        maximumFractionDigits: 1,
+                      }),
+                    })})`
+                  : '';
+              return (
+                <option key={v.value} value={v.value} disabled={!m}>
+                  {v.label}
+                  {extra}
+                </option>
+              );
+            })}
+          </Form.Select>
+        </Form.Group>
+        <div role="status" aria-live="polite" className="mb-3">
+          {accepted && <Alert variant="success">{t('diagnosis.custom.accepted')}</Alert>}
+        </div>
+        {error && (
+          <Alert variant="danger" role="alert">
+            {error}
+          </Alert>
+        )}
+        <div className="d-flex flex-wrap gap-2">
+          <Button type="submit" variant="success" disabled={busy || !version}>
+            {t('diagnosis.custom.submit')}
+          </Button>
+          {accepted ? (
+            <Link className="btn btn-primary" to={ROUTES.upload}>
+              {t('diagnosis.custom.next')}
+            </Link>
+          ) : (
+            <Button variant="primary" disabled aria-disabled="true">
+              {t('diagnosis.custom.next')}
+            </Button>
+          )}
+        </div>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import Card from 'react-bootstrap/Card';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { DiagnosisRow } from '@diagrodl/contracts';
+import { currentLanguage, LOCALE_TAG } from '@/lib/i18n.ts';
+import { probabilityText } from '../format.ts';
+
+/** One diagnosed image: photo, heatmap, label, probability, top 3 and what to do. */
+export function DiagnosisCard({ row }: { row: DiagnosisRow }) {
+  const { t } = useTranslation();
+  const locale = LOCALE_TAG[currentLanguage()];
+  return (
+    <Card className="h-100 diagnosis-card" data-testid="diagnosis-row" data-accepted={row.accepted}>
+      <div className="d-flex">
+        <figure className="m-0 w-50">
+          <img
+            src={row.image}
+            alt={row.name_img}
+            width={224}
+            height={224}
+            className="img-fluid"
+            loading="lazy"
+          />
+          <figcaption className="small text-center">{t('diagnosis.results.photo')}</figcaption>
+        </figure>
+        <figure className="m-0 w-50">
+          <img
+            src={row.heatmap}
+            alt={t('diagnosis.results.heatmapAlt', { name: row.name_img })}
+            width={224}
+            height={224}
+            className="img-fluid"
+            loading="lazy"
+            data-testid="heatmap"
+          />
+          <figcaption className="small text-center">{t('diagnosis.results.heatmap')}</figcaption>
+        </figure>
+      </div>
+      <Card.Body>
+        <Card.Title as="h3" className="h6 text-break">
+          {row.name_img}
+        </Card.Title>
+        <dl className="row mb-2 small">
+          <dt className="col-5">{t('diagnosis.results.label')}</dt>
+          <dd
+            className={`col-7 fw-bold ${row.accepted ? '' : 'text-danger'}`}
+            data-testid="row-label"
+          >
+            {row.predict}
+          </dd>
+          <dt className="col-5">{t('diagnosis.results.probability')}</dt>
+          <dd className="col-7" data-testid="row-probability">
+            {probabilityText(row.probability, locale)}
+          </dd>
+          <dt className="col-5">{t('diagnosis.results.model')}</dt>
+          <dd className="col-7">{row.modelLabel}</dd>
+        </dl>
+        <p className="small mb-1 fw-semibold">{t('diagnosis.results.top3')}</p>
+        <ol className="small ps-3" data-testid="row-top3">
+          {row.top3.map((c) => (
+            <li key={c.label}>
+              {c.predict}: {probabilityText(c.probability, locale)}
+            </li>
+          ))}
+        </ol>
+        {row.accepted ? (
+          <Link to={row.page} className="small">
+            {t('diagnosis.results.whatToDo', { name: row.predict })}
+          </Link>
+        ) : (
+          <p className="small text-body-secondary mb-0">
+            {t('diagnosis.results.notRecognisedHelp')}
+          </p>
+        )}
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { type DiagnosisRow, ROUTES } from '@diagrodl/contracts';
+import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { diagnosisApi } from '../api.ts';
+import { DiagnosisCard } from './DiagnosisCard.tsx';
+import { errorText } from './errors.ts';
+
+/** /Get_predict: show the diagnosis, download the report, or start anew. */
+export default function ResultsPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('diagnosis.results.title'));
+  const navigate = useNavigate();
+  const [rows, setRows] = useState<DiagnosisRow[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const show = async () => {
+    setError(null);
+    try {
+      setRows(await diagnosisApi.rows());
+    } catch (err) {
+      setError(errorText(err, t));
+    }
+  };
+
+  const download = async () => {
+    setError(null);
+    setBusy(true);
+    try {
+      const { url } = await diagnosisApi.makeReport();
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = url.split('/').pop() ?? 'reporte.pdf';
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    } catch (err) {
+      setError(errorText(err, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const startAnew = async () => {
+    setError(null);
+    try {
+      await diagnosisApi.deleteRows();
+      void navigate(ROUTES.custom);
+    } catch (err) {
+      setError(errorText(err, t));
+    }
+  };
+
+  const accepted = rows?.filter((r) => r.accepted).length ?? 0;
+  return (
+    <section>
+      <h1 className="h2">{t('diagnosis.results.title')}</h1>
+      <div className="d-flex flex-wrap gap-2 mb-3">
+        <Button variant="success" onClick={() => void show()}>
+          {t('diagnosis.results.show')}
+        </Button>
+        <Button variant="outline-success" disabled={busy} onClick={() => void download()}>
+          {t('diagnosis.results.downloadReport')}
+        </Button>
+        <Button variant="primary" onClick={() => void startAnew()}>
+          {t('diagnosis.results.newRun')}
+        </Button>
+        {/* Disabled in the specification; logging out lives in the sidebar. */}
+        <Button variant="secondary" disabled aria-disabled="true">
+          {t('diagnosis.results.logout')}
+        </Button>
+      </div>
+      {error && (
+        <Alert variant="danger" role="alert">
+          {error}
+        </Alert>
+      )}
+      {rows && rows.length === 0 && <p>{t('diagnosis.results.empty')}</p>}
+      {rows && rows.length > 0 && (
+        <>
+          <p data-testid="results-summary">
+            {t('diagnosis.results.summary', { accepted, rejected: rows.length - accepted })}
+          </p>
+          <div className="row g-3">
+            {rows.map((row) => (
+              <div key={row.id} className="col-12 col-md-6 col-xxl-4">
+                <DiagnosisCard row={row} />
+              </div>
+            ))}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

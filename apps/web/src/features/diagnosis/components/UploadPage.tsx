@@ -1,0 +1,304 @@
+import {
+  type ChangeEvent,
+  type FormEvent,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import Table from 'react-bootstrap/Table';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { type PendingImage, ROUTES, UPLOAD_MESSAGES } from '@diagrodl/contracts';
+import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { diagnosisApi } from '../api.ts';
+import { humanFileSize, isPreviewable, lastModifiedText } from '../format.ts';
+import { errorText } from './errors.ts';
+
+/** A picked file as the original's preview list showed it. */
+interface PreviewItem {
+  id: string;
+  file: File;
+  filename: string;
+  filetype: string;
+  fileimage: string | null;
+  datetime: string;
+  filesize: string;
+}
+
+function readDataUrl(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
+function FileIcon() {
+  return (
+    <svg width="48" height="48" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path fill="#5c6b60" d="M6 2h9l5 5v15H6zM14 3v5h5" />
+    </svg>
+  );
+}
+
+/** /upload: pick photos, preview them, upload, manage the uploaded list. */
+export default function UploadPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('diagnosis.upload.title'));
+  const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [selection, setSelection] = useState<PreviewItem[]>([]);
+  const [uploaded, setUploaded] = useState<PendingImage[]>([]);
+  const [alert, setAlert] = useState<string | null>(null);
+  const [failures, setFailures] = useState<string[]>([]);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [toRemove, setToRemove] = useState<PendingImage | null>(null);
+
+  const refresh = useCallback(async () => {
+    try {
+      setUploaded(await diagnosisApi.pending());
+    } catch (err) {
+      setFailures([errorText(err, t)]);
+    }
+  }, [t]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  const onPick = async (e: ChangeEvent<HTMLInputElement>) => {
+    const files = Array.from(e.target.files ?? []);
+    setAlert(null);
+    const items = await Promise.all(
+      files.map(async (file) => ({
+        id: crypto.randomUUID(),
+        file,
+        filename: file.name,
+        filetype: file.type || '—',
+        fileimage: isPreviewable(file.name) ? await readDataUrl(file) : null,
+        datetime: lastModifiedText(file.lastModified),
+        filesize: humanFileSize(file.size),
+      })),
+    );
+    setSelection((s) => [...s, ...items]);
+    if (inputRef.current) inputRef.current.value = '';
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setFailures([]);
+    if (selection.length === 0) {
+      setAlert(UPLOAD_MESSAGES.noImage);
+      return;
+    }
+    setAlert(null);
+    const items = selection;
+    const failed: string[] = [];
+    setProgress({ done: 0, total: items.length });
+    for (const [i, item] of items.entries()) {
+      try {
+        await diagnosisApi.upload(item.file);
+      } catch (err) {
+        failed.push(
+          t('diagnosis.upload.failed', { name: item.filename, detail: errorText(err, t) }),
+        );
+      }
+      setProgress({ done: i + 1, total: items.length });
+    }
+    setSelection([]);
+    setProgress(null);
+    setFailures(failed);
+    await refresh();
+  };
+
+  const confirmRemove = async () => {
+    if (!toRemove) return;
+    try {
+      await diagnosisApi.removePending(toRemove.id);
+    } catch (err) {
+      setFailures([errorText(err, t)]);
+    }
+    setToRemove(null);
+    await refresh();
+  };
+
+  const cols = (k: string) => t(`diagnosis.upload.columns.${k}`);
+
+  return (
+    <section>
+      <h1 className="h2">{t('diagnosis.upload.title')}</h1>
+      <Form onSubmit={(e) => void onSubmit(e)} noValidate>
+        <Form.Group className="mb-3">
+          <Form.Label htmlFor={inputId}>{t('diagnosis.upload.pick')}</Form.Label>
+          <Form.Control
+            id={inputId}
+            ref={inputRef}
+            type="file"
+            multiple
+            accept="image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp"
+            onChange={(e) => void onPick(e as ChangeEvent<HTMLInputElement>)}
+            aria-describedby={alert ? `${inputId}-alert` : undefined}
+          />
+        </Form.Group>
+        {alert && (
+          <Alert variant="danger" role="alert" id={`${inputId}-alert`} data-testid="upload-alert">
+            {alert}
+          </Alert>
+        )}
+
+        <h2 className="h5">{t('diagnosis.upload.selected')}</h2>
+        {selection.length === 0 ? (
+          <p className="text-body-secondary">{t('diagnosis.upload.none')}</p>
+        ) : (
+          <Table responsive size="sm" className="align-middle" data-testid="selection-list">
+            <thead>
+              <tr>
+                <th scope="col">{cols('image')}</th>
+                <th scope="col">{cols('name')}</th>
+                <th scope="col">{cols('type')}</th>
+                <th scope="col">{cols('date')}</th>
+                <th scope="col">{cols('size')}</th>
+                <th scope="col">{cols('actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {selection.map((item) => (
+                <tr key={item.id} data-id={item.id}>
+                  <td>
+                    {item.fileimage ? (
+                      <img
+                        src={item.fileimage}
+                        alt={item.filename}
+                        width={64}
+                        height={64}
+                        className="preview-thumb"
+                      />
+                    ) : (
+                      <FileIcon />
+                    )}
+                  </td>
+                  <td className="text-break">{item.filename}</td>
+                  <td>{item.filetype}</td>
+                  <td>{item.datetime}</td>
+                  <td>{item.filesize}</td>
+                  <td>
+                    <Button
+                      size="sm"
+                      variant="outline-danger"
+                      onClick={() => setSelection((s) => s.filter((x) => x.id !== item.id))}
+                    >
+                      {t('diagnosis.upload.removeSelected')}
+                      <span className="visually-hidden">: {item.filename}</span>
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+        <Button type="submit" variant="success" disabled={progress !== null}>
+          {t('diagnosis.upload.send')}
+        </Button>
+        <div role="status" aria-live="polite" className="mt-2">
+          {progress && t('diagnosis.upload.sending', progress)}
+        </div>
+        {failures.length > 0 && (
+          <Alert variant="danger" role="alert" className="mt-2" data-testid="upload-failures">
+            <ul className="mb-0">
+              {failures.map((f) => (
+                <li key={f}>{f}</li>
+              ))}
+            </ul>
+          </Alert>
+        )}
+      </Form>
+
+      <h2 className="h5 mt-4">{t('diagnosis.upload.uploaded')}</h2>
+      {uploaded.length === 0 ? (
+        <p className="text-body-secondary">{t('diagnosis.upload.noneUploaded')}</p>
+      ) : (
+        <Table responsive size="sm" className="align-middle" data-testid="uploaded-list">
+          <thead>
+            <tr>
+              <th scope="col">{cols('id')}</th>
+              <th scope="col">{cols('image')}</th>
+              <th scope="col">{cols('name')}</th>
+              <th scope="col">{cols('size')}</th>
+              <th scope="col">{cols('actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {uploaded.map((item) => (
+              <tr key={item.id}>
+                <td>{item.id}</td>
+                <td>
+                  <img
+                    src={item.url}
+                    alt={item.name_img}
+                    width={64}
+                    height={64}
+                    className="preview-thumb"
+                    loading="lazy"
+                  />
+                </td>
+                <td className="text-break">{item.name_img}</td>
+                <td>{humanFileSize(item.size)}</td>
+                <td className="d-flex flex-wrap gap-1">
+                  <a
+                    className="btn btn-sm btn-outline-secondary"
+                    href={item.url}
+                    download={item.name_img}
+                  >
+                    {t('diagnosis.upload.download')}
+                    <span className="visually-hidden">: {item.name_img}</span>
+                  </a>
+                  <Button size="sm" variant="outline-danger" onClick={() => setToRemove(item)}>
+                    {t('diagnosis.upload.remove')}
+                    <span className="visually-hidden">: {item.name_img}</span>
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+
+      {uploaded.length > 0 ? (
+        <Link className="btn btn-primary btn-lg mt-2" to={ROUTES.predictRows}>
+          {t('diagnosis.upload.identify')}
+        </Link>
+      ) : (
+        <Button variant="primary" size="lg" className="mt-2" disabled aria-disabled="true">
+          {t('diagnosis.upload.identify')}
+        </Button>
+      )}
+
+      <Modal show={toRemove !== null} onHide={() => setToRemove(null)} centered>
+        <Modal.Header closeButton>
+          <Modal.Title as="h2" className="h5">
+            {t('diagnosis.upload.confirmTitle')}
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <p className="mb-0">{UPLOAD_MESSAGES.confirmRemove}</p>
+          {toRemove && <p className="small text-body-secondary mb-0">{toRemove.name_img}</p>}
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={() => setToRemove(null)}>
+            {t('diagnosis.upload.cancel')}
+          </Button>
+          <Button variant="danger" onClick={() => void confirmRemove()}>
+            {t('diagnosis.upload.confirm')}
+          </Button>
+        </Modal.Footer>
+      </Modal>
+    </section>
+  );
+}

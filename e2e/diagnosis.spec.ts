@@ -1,0 +1,169 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  expect,
+  expectAccessible,
+  loginViaApi,
+  createUser,
+  shot,
+  test,
+  uniqueUserName,
+} from './fixtures.ts';
+
+const assets = path.join(import.meta.dirname, 'assets');
+const LEAVES = ['late_blight_leaf.jpg', 'hoja sana.jpg', 'early_blight_leaf.jpg'].map((f) =>
+  path.join(assets, f),
+);
+
+test.describe('diagnosis flow', () => {
+  test.describe.configure({ timeout: 180_000 });
+
+  test('configure, upload, identify with progress, report, results, start anew', async ({
+    userPage: page,
+  }) => {
+    // /DiAgroDL: the tool's home
+    await page.goto('/DiAgroDL');
+    await page.getByRole('link', { name: 'Iniciar diagnóstico' }).click();
+
+    // /Custom
+    await expect(page).toHaveURL(/\/Custom$/);
+    await expect(
+      page.getByRole('heading', { name: 'Selección del modelo y parámetros aplicables' }),
+    ).toBeVisible();
+    await expect(page.getByLabel('Cultivo').locator('option[value="fresa"]')).toBeDisabled();
+    await expect(page.getByLabel('Cultivo').locator('option[value="maiz"]')).toBeDisabled();
+    for (const v of ['fruta', 'raiz', 'tallo', 'flor']) {
+      await expect(
+        page.getByLabel('Nivel de identificación').locator(`option[value="${v}"]`),
+      ).toBeDisabled();
+    }
+    await expect(page.getByLabel('Tipo de modelo').locator('option[value="ML"]')).toBeDisabled();
+    const models = page.getByLabel('Modelos');
+    await expect(models.locator('option', { hasText: 'VGG16 v1' })).toHaveCount(1);
+    await expect(models.locator('option', { hasText: 'ResNet50 v1' })).toHaveCount(1);
+    await expect(models.locator('option', { hasText: 'MobileNet v1' })).toHaveCount(1);
+    await models.selectOption('tomato_leaf_cnn_mobilenet');
+    const uploadButton = page.getByRole('button', { name: 'Subir imágenes' });
+    await expect(uploadButton).toBeDisabled();
+    await expectAccessible(page, '/Custom');
+    await page.getByRole('button', { name: 'Enviar configuración' }).click();
+    await page.getByRole('link', { name: 'Subir imágenes' }).click();
+
+    // /upload
+    await expect(page).toHaveURL(/\/upload$/);
+    const identify = page.getByRole('button', { name: 'Identificar y diagnosticar imágenes' });
+    await expect(identify).toBeDisabled();
+    await page.getByRole('button', { name: 'Subir imágenes seleccionadas' }).click();
+    await expect(page.getByTestId('upload-alert')).toHaveText('Por favor selecciona una imagen');
+
+    await page.getByLabel(/Elige una o varias fotos/).setInputFiles(LEAVES);
+    const selection = page.getByTestId('selection-list');
+    await expect(selection.locator('tbody tr')).toHaveCount(3);
+    await expect(selection).toContainText('hoja sana.jpg');
+    await expect(selection).toContainText('image/jpeg');
+    await expect(selection).toContainText(/\d+\.\d{2} KB/);
+    await expect(selection.locator('img').first()).toHaveAttribute(
+      'src',
+      /^data:image\/jpeg;base64,/,
+    );
+    await shot(page, 'diagnosis-upload-selection-es');
+    await page.getByRole('button', { name: 'Subir imágenes seleccionadas' }).click();
+    await expect(page.getByTestId('selection-list')).toHaveCount(0);
+    const uploaded = page.getByTestId('uploaded-list');
+    await expect(uploaded.locator('tbody tr')).toHaveCount(3);
+    await expect(uploaded).toContainText('hoja_sana.jpg');
+
+    // remove one uploaded image after the confirmation
+    await uploaded.getByRole('button', { name: /Eliminar\s?: early_blight_leaf\.jpg/ }).click();
+    await expect(page.getByRole('dialog')).toContainText('¿Estás seguro de eliminar esta imagen?');
+    await page.getByRole('dialog').getByRole('button', { name: 'Eliminar', exact: true }).click();
+    await expect(uploaded.locator('tbody tr')).toHaveCount(2);
+    await expectAccessible(page, '/upload');
+    await shot(page, 'diagnosis-upload-es');
+    await page.getByRole('link', { name: 'Identificar y diagnosticar imágenes' }).click();
+
+    // /Predict_rows
+    await expect(page).toHaveURL(/\/Predict_rows$/);
+    await expect(page.getByRole('button', { name: 'Visualizar diagnóstico' })).toBeDisabled();
+    await page.getByRole('button', { name: 'Iniciar identificación' }).click();
+    await expect(page.getByTestId('predict-progress')).toBeVisible();
+    await expect(page.getByTestId('predict-status')).toHaveText(
+      'Identificación terminada: 2 imágenes.',
+      { timeout: 90_000 },
+    );
+    await shot(page, 'diagnosis-predict-es');
+    await page.getByRole('link', { name: 'Visualizar diagnóstico' }).click();
+
+    // /Create_report
+    await expect(page).toHaveURL(/\/Create_report$/);
+    const request = page.getByRole('button', { name: 'Solicitar reporte del diagnóstico (PDF)' });
+    await request.click();
+    await expect(request).toBeDisabled();
+    const link = page.getByRole('link', { name: 'Descargar el reporte (PDF)' });
+    const href = await link.getAttribute('href');
+    expect(href).toMatch(/^\/media\/reports\/[A-Za-z0-9_-]{20,}\.pdf$/);
+    const pdf = await page.request.get(href!);
+    expect(pdf.status()).toBe(200);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-'));
+    fs.writeFileSync(path.join(dir, 'r.pdf'), await pdf.body());
+    execFileSync('pdftoppm', ['-r', '40', '-png', path.join(dir, 'r.pdf'), path.join(dir, 'page')]);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.png')).length).toBeGreaterThanOrEqual(2);
+    await page.getByRole('link', { name: 'Visualizar resultados del diagnóstico' }).click();
+
+    // /Get_predict
+    await expect(page).toHaveURL(/\/Get_predict$/);
+    await expect(page.getByRole('button', { name: 'Cerrar sesión' }).last()).toBeDisabled();
+    await page.getByRole('button', { name: 'Mostrar el diagnóstico' }).click();
+    const rows = page.getByTestId('diagnosis-row');
+    await expect(rows).toHaveCount(2);
+    for (const row of await rows.all()) {
+      await expect(row.getByTestId('row-probability')).toHaveText(/^[01]\.\d{4}$/);
+      await expect(row.getByTestId('row-top3').locator('li')).toHaveCount(3);
+      const heat = row.getByTestId('heatmap');
+      await expect
+        .poll(() => heat.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+        .toBeGreaterThan(0);
+    }
+    await expectAccessible(page, '/Get_predict');
+    await shot(page, 'diagnosis-results-es');
+
+    // start anew: rows deleted, back to /Custom
+    await page.getByRole('button', { name: 'Iniciar nueva identificación' }).click();
+    await expect(page).toHaveURL(/\/Custom$/);
+    const after = await page.request.get('/diagrodl/posts/');
+    expect(await after.json()).toEqual([]);
+
+    // the history keeps the past diagnoses
+    await page.goto('/Historial');
+    await expect(page.getByTestId('history-table').locator('tbody tr')).toHaveCount(2);
+  });
+
+  test("a user never sees another user's images or rows", async ({ browser }) => {
+    const a = await browser.newContext();
+    const b = await browser.newContext();
+    const [ua, ub] = [uniqueUserName('iso'), uniqueUserName('iso')];
+    createUser(ua, 'Clave-Segura-2026');
+    createUser(ub, 'Clave-Segura-2026');
+    await loginViaApi(a.request, ua, 'Clave-Segura-2026');
+    await loginViaApi(b.request, ub, 'Clave-Segura-2026');
+    const pa = await a.newPage();
+    await pa.goto('/upload');
+    await pa.getByLabel(/Elige una o varias fotos/).setInputFiles(LEAVES[0]!);
+    await pa.getByRole('button', { name: 'Subir imágenes seleccionadas' }).click();
+    await expect(pa.getByTestId('uploaded-list').locator('tbody tr')).toHaveCount(1);
+    const src = await pa.getByTestId('uploaded-list').locator('img').first().getAttribute('src');
+    expect((await a.request.get(src!)).status()).toBe(200);
+    expect((await b.request.get(src!)).status()).toBeGreaterThanOrEqual(403);
+    expect(await (await b.request.get('/diagrodl/pending/')).json()).toEqual([]);
+    await a.close();
+    await b.close();
+  });
+
+  test('a visitor is sent to log in, and the API answers 401', async ({ page }) => {
+    await page.goto('/upload');
+    await expect(page).toHaveURL(/\/Login_session\?next=%2Fupload$/);
+    expect((await page.request.get('/diagrodl/posts/')).status()).toBe(401);
+  });
+});
