@@ -1,0 +1,27 @@
+/**
+ * An accessible inline alert placed next to the field or button it is about (role="alert", so
+ * screen readers announce it); never a blocking browser dialog. Renders nothing without a message.
+ */
+export function InlineAlert({
+  message,
+  id,
+  variant = 'danger',
+  testId,
+}: {
+  message: string | null | undefined;
+  id?: string;
+  variant?: 'danger' | 'warning' | 'success' | 'info';
+  testId?: string;
+}) {
+  if (!message) return null;
+  return (
+    <div
+      id={id}
+      role="alert"
+      className={`tool-inline-alert alert alert-${variant} py-1 px-2 mt-1 mb-0 small`}
+      data-testid={testId}
+    >
+      {message}
+    </div>
+  );
+}

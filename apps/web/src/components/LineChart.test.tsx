@@ -1,0 +1,51 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { LineChart, niceTicks } from './LineChart.tsx';
+
+describe('niceTicks', () => {
+  it('covers the range with round steps', () => {
+    expect(niceTicks(0, 56)).toEqual({ ticks: [0, 10, 20, 30, 40, 50, 60], min: 0, max: 60 });
+    expect(niceTicks(0, 2.03).ticks).toEqual([0, 0.5, 1, 1.5, 2, 2.5]);
+    expect(niceTicks(-3, 7).ticks).toEqual([-4, -2, 0, 2, 4, 6, 8]);
+  });
+
+  it('widens an empty range', () => {
+    const { min, max } = niceTicks(5, 5);
+    expect(min).toBeLessThan(5);
+    expect(max).toBeGreaterThan(5);
+  });
+});
+
+describe('LineChart', () => {
+  it('is an image with a name, a description, its lines and a hidden data table', () => {
+    const { container } = render(
+      <LineChart
+        title="Pressure profile"
+        summary="From 40 m to 15 m"
+        xLabel="Distance (m)"
+        yLabel="Pressure (m)"
+        formatTick={(v) => String(v)}
+        series={[
+          {
+            id: 'p',
+            label: 'Pressure',
+            color: '#000',
+            points: [
+              { x: 0, y: 40 },
+              { x: 100, y: 30 },
+            ],
+            markers: true,
+          },
+        ]}
+        referenceLines={[{ y: 0, label: '0 m', color: '#f00' }]}
+        table={{ caption: 'Profile', columns: ['x', 'y'], rows: [['0', '40']] }}
+      />,
+    );
+    const img = screen.getByRole('img', { name: 'Pressure profile' });
+    expect(img).toHaveAccessibleDescription('From 40 m to 15 m');
+    expect(container.querySelectorAll('path')).toHaveLength(1);
+    expect(container.querySelectorAll('circle')).toHaveLength(2);
+    expect(container.querySelector('line[stroke-dasharray]')).not.toBeNull();
+    expect(screen.getByRole('table', { name: 'Profile' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,100 @@
+import { useId } from 'react';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import { useTranslation } from 'react-i18next';
+import type { ExportBarLabels } from '@/components/ExportBar.tsx';
+import { InlineAlert } from '@/components/InlineAlert.tsx';
+
+/** Labels of the export bar, shared by the three designers. */
+export function useExportLabels(): ExportBarLabels {
+  const { t } = useTranslation();
+  return {
+    group: t('irrigation.export.group'),
+    csv: t('irrigation.export.csv'),
+    pdf: t('irrigation.export.pdf'),
+    saveJson: t('irrigation.export.saveJson'),
+    loadJson: t('irrigation.export.loadJson'),
+    loadError: t('irrigation.export.loadError'),
+  };
+}
+
+/** A labelled text input for a number (decimal comma or point), its unit and its inline alert. */
+export function NumberField({
+  label,
+  hint,
+  unit,
+  value,
+  onChange,
+  alert,
+  readOnly = false,
+  testId,
+}: {
+  label: string;
+  hint?: string;
+  unit?: string;
+  value: string;
+  onChange?: (value: string) => void;
+  alert?: string | null;
+  readOnly?: boolean;
+  testId?: string;
+}) {
+  const id = useId();
+  const describedBy = [hint ? `${id}-hint` : '', alert ? `${id}-alert` : '']
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <div>
+      <Form.Label htmlFor={id} className="mb-1">
+        {label}
+      </Form.Label>
+      <InputGroup size="sm">
+        <Form.Control
+          id={id}
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          value={value}
+          readOnly={readOnly}
+          className={readOnly ? 'tool-readonly' : undefined}
+          isInvalid={Boolean(alert)}
+          aria-describedby={describedBy || undefined}
+          onChange={(e) => onChange?.(e.target.value)}
+          data-testid={testId}
+        />
+        {unit && <InputGroup.Text>{unit}</InputGroup.Text>}
+      </InputGroup>
+      {hint && (
+        <Form.Text id={`${id}-hint`} className="d-block">
+          {hint}
+        </Form.Text>
+      )}
+      <InlineAlert
+        id={`${id}-alert`}
+        message={alert}
+        testId={testId ? `${testId}-alert` : undefined}
+      />
+    </div>
+  );
+}
+
+/** The status line of a section: 'Status Here' until calculated, then success or danger. */
+export function StatusLine({
+  text,
+  variant,
+  testId,
+}: {
+  text: string;
+  variant: 'secondary' | 'success' | 'danger';
+  testId?: string;
+}) {
+  return (
+    <p
+      className={`tool-status alert alert-${variant} mb-2`}
+      aria-live="polite"
+      data-testid={testId}
+      data-status={variant}
+    >
+      {text}
+    </p>
+  );
+}
