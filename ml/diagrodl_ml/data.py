@@ -1,0 +1,162 @@
+"""Dataset scan, grouped stratified split and the uint8 decode cache."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .classes import CLASS_IDS, FOLDER_TO_CLASS
+from .preprocess import load_rgb
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_DATA_DIR = Path(
+    os.environ.get("DIAGRODL_DATA", str(REPO_ROOT.parent / "shared" / "data" / "plantvillage-tomato"))
+)
+DEFAULT_CACHE_DIR = REPO_ROOT / "ml" / ".cache"
+SPLITS_DIR = REPO_ROOT / "ml" / "splits"
+CACHE_SIZE = 256
+SPLIT_SEED = 2026
+SPLIT_FRACTIONS = {"train": 0.70, "val": 0.15, "test": 0.15}
+GROUP_BLOCK = 10  # consecutive source numbers within a block of 10 count as one group
+
+
+@dataclass(frozen=True)
+class Item:
+    rel_path: str  # "<folder>/<file>", POSIX
+    label: int
+    group: str
+
+
+def source_group(class_id: str, file_name: str) -> str:
+    """Group key for near-duplicates.
+
+    PlantVillage names look like '<uuid>___GCREC_Bact.Sp 3110.jpg'. Photos of the same leaf carry
+    the same or consecutive source numbers, so the key is the class, the source prefix with its
+    digits removed, and the first number integer-divided by GROUP_BLOCK.
+    """
+    stem = file_name.rsplit(".", 1)[0]
+    source = stem.split("___", 1)[1] if "___" in stem else stem
+    m = re.search(r"\d+", source)
+    prefix = re.sub(r"[\d.]+", "#", source).strip().lower()
+    number = int(m.group(0)) // GROUP_BLOCK if m else -1
+    return f"{class_id}|{prefix}|{number}"
+
+
+def scan(data_dir: Path = DEFAULT_DATA_DIR) -> list[Item]:
+    items: list[Item] = []
+    for folder, class_id in FOLDER_TO_CLASS.items():
+        d = data_dir / folder
+        if not d.is_dir():
+            continue
+        for f in sorted(os.listdir(d)):
+            if f.lower().endswith((".jpg", ".jpeg", ".png")):
+                items.append(Item(f"{folder}/{f}", CLASS_IDS.index(class_id), source_group(class_id, f)))
+    if not items:
+        raise FileNotFoundError(f"no images under {data_dir}")
+    return items
+
+
+def grouped_stratified_split(
+    items: list[Item], seed: int = SPLIT_SEED, fractions: dict[str, float] = SPLIT_FRACTIONS
+) -> dict[str, list[Item]]:
+    """Per class: shuffle the groups with `seed`, then fill test, val, train by image count.
+
+    Whole groups go to one split, so near-duplicates never straddle splits.
+    """
+    rng = random.Random(seed)
+    out: dict[str, list[Item]] = {"train": [], "val": [], "test": []}
+    for label in range(len(CLASS_IDS)):
+        cls = [it for it in items if it.label == label]
+        if not cls:
+            continue
+        groups: dict[str, list[Item]] = {}
+        for it in cls:
+            groups.setdefault(it.group, []).append(it)
+        keys = sorted(groups)
+        rng.shuffle(keys)
+        n = len(cls)
+        targets = {"test": round(fractions["test"] * n), "val": round(fractions["val"] * n)}
+        filled = {"test": 0, "val": 0}
+        for k in keys:
+            g = groups[k]
+            dest = "train"
+            for s in ("test", "val"):
+                if filled[s] < targets[s] and filled[s] + len(g) <= targets[s] + max(2, len(g) // 2):
+                    dest = s
+                    break
+            if dest != "train":
+                filled[dest] += len(g)
+            out[dest].extend(g)
+    for s in out:
+        out[s].sort(key=lambda it: it.rel_path)
+    return out
+
+
+def split_hash(paths: list[str]) -> str:
+    return hashlib.sha256("\n".join(sorted(paths)).encode("utf-8")).hexdigest()
+
+
+def write_split_lists(split: dict[str, list[Item]], out_dir: Path = SPLITS_DIR) -> dict[str, str]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    hashes: dict[str, str] = {}
+    for name, its in split.items():
+        paths = [it.rel_path for it in its]
+        (out_dir / f"{name}.txt").write_text("\n".join(paths) + "\n", encoding="utf-8")
+        hashes[name] = split_hash(paths)
+    return hashes
+
+
+@dataclass
+class Cache:
+    images: np.ndarray  # [N, 256, 256, 3] uint8
+    masks: np.ndarray  # [N, 256, 256] uint8 (255 = leaf)
+    labels: np.ndarray  # [N] int64
+    paths: list[str]
+
+    def indices(self, items: list[Item]) -> np.ndarray:
+        pos = {p: i for i, p in enumerate(self.paths)}
+        return np.asarray([pos[it.rel_path] for it in items], dtype=np.int64)
+
+
+def build_cache(
+    items: list[Item], data_dir: Path = DEFAULT_DATA_DIR, cache_dir: Path = DEFAULT_CACHE_DIR, size: int = CACHE_SIZE
+) -> Cache:
+    """Decode every image once into uint8 arrays (+ leaf masks). Reused when the file list matches."""
+    from .augment import leaf_mask
+
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    paths = [it.rel_path for it in items]
+    key = split_hash(paths)[:16] + f"_{size}"
+    img_f = cache_dir / f"images_{key}.npy"
+    mask_f = cache_dir / f"masks_{key}.npy"
+    meta_f = cache_dir / f"meta_{key}.json"
+    if img_f.exists() and mask_f.exists() and meta_f.exists():
+        meta = json.loads(meta_f.read_text())
+        return Cache(np.load(img_f, mmap_mode="r"), np.load(mask_f, mmap_mode="r"), np.asarray(meta["labels"]), meta["paths"])
+    from PIL import Image
+
+    t0 = time.time()
+    images = np.zeros((len(items), size, size, 3), dtype=np.uint8)
+    masks = np.zeros((len(items), size, size), dtype=np.uint8)
+    for i, it in enumerate(items):
+        rgb = load_rgb(data_dir / it.rel_path)
+        if rgb.shape[:2] != (size, size):
+            rgb = np.asarray(Image.fromarray(rgb).resize((size, size), Image.BILINEAR))
+        images[i] = rgb
+        masks[i] = leaf_mask(rgb)
+        if (i + 1) % 500 == 0 or i + 1 == len(items):
+            print(f"\rcaching images {i + 1}/{len(items)} ({time.time() - t0:.0f}s)", end="", flush=True)
+    print()
+    np.save(img_f.with_suffix(".tmp.npy"), images)
+    np.save(mask_f.with_suffix(".tmp.npy"), masks)
+    os.replace(img_f.with_suffix(".tmp.npy"), img_f)
+    os.replace(mask_f.with_suffix(".tmp.npy"), mask_f)
+    meta_f.write_text(json.dumps({"paths": paths, "labels": [it.label for it in items]}))
+    return Cache(images, masks, np.asarray([it.label for it in items]), paths)

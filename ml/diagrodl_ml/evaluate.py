@@ -1,0 +1,165 @@
+"""Metrics, ONNX inference through onnxruntime-node, and the out-of-distribution probe."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+
+from .augment import composite, make_texture
+from .calibrate import ece, softmax
+from .classes import CLASS_IDS
+from .preprocess import preprocess_rgb
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+NODE_RUNNER = REPO_ROOT / "ml" / "onnx_infer.mjs"
+
+
+def metrics(probs: np.ndarray, labels: np.ndarray) -> dict:
+    k = len(CLASS_IDS)
+    pred = probs.argmax(axis=1)
+    cm = np.zeros((k, k), dtype=np.int64)
+    for t, p in zip(labels, pred):
+        cm[int(t), int(p)] += 1
+    per_class = []
+    for i, cid in enumerate(CLASS_IDS):
+        tp = cm[i, i]
+        prec = tp / cm[:, i].sum() if cm[:, i].sum() else 0.0
+        rec = tp / cm[i].sum() if cm[i].sum() else 0.0
+        f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+        per_class.append({"id": cid, "precision": round(float(prec), 4), "recall": round(float(rec), 4),
+                          "f1": round(float(f1), 4), "support": int(cm[i].sum())})
+    return {
+        "n": int(len(labels)),
+        "accuracy": round(float((pred == labels).mean()), 4) if len(labels) else 0.0,
+        "macro_f1": round(float(np.mean([c["f1"] for c in per_class])), 4),
+        "min_recall": round(float(min(c["recall"] for c in per_class if c["support"])), 4) if len(labels) else 0.0,
+        "per_class": per_class,
+        "confusion_matrix": cm.tolist(),
+    }
+
+
+def node_ort_available() -> bool:
+    if shutil.which("node") is None:
+        return False
+    for base in (REPO_ROOT / "node_modules", REPO_ROOT / "apps" / "server" / "node_modules"):
+        if (base / "onnxruntime-node" / "package.json").exists():
+            return True
+    return False
+
+
+def onnx_probabilities(model_path: Path, batches: Iterable[np.ndarray]) -> np.ndarray:
+    """Run the ONNX file with onnxruntime-node (there is no onnxruntime for Debian's Python)."""
+    tmp = Path(tempfile.mkdtemp(prefix="diagrodl-ort-"))
+    try:
+        args: list[str] = []
+        shape = None
+        counts = []
+        for i, x in enumerate(batches):
+            x = np.ascontiguousarray(x, dtype=np.float32)
+            shape = x.shape[1:]
+            counts.append(len(x))
+            (tmp / f"in{i}.f32").write_bytes(x.tobytes())
+            args += [str(tmp / f"in{i}.f32"), str(tmp / f"out{i}.f32")]
+        if shape is None:
+            return np.zeros((0, len(CLASS_IDS)), dtype=np.float32)
+        subprocess.run(["node", str(NODE_RUNNER), str(model_path), *map(str, shape), *args], check=True)
+        outs = [np.fromfile(tmp / f"out{i}.f32", dtype=np.float32).reshape(n, -1) for i, n in enumerate(counts)]
+        return np.concatenate(outs)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def calibration_summary(probs_cal: np.ndarray, labels: np.ndarray, temperature: float) -> dict:
+    """ECE after (the calibrated probabilities) and before (logits recovered as T*log p)."""
+    raw = softmax(temperature * np.log(np.clip(probs_cal, 1e-30, 1.0)), 1.0)
+    return {"ece_before": round(ece(raw, labels), 4), "ece_after": round(ece(probs_cal, labels), 4)}
+
+
+# ---------------------------------------------------------------- out-of-distribution probe
+def ood_sets(test_images: np.ndarray, test_masks: np.ndarray, test_labels: np.ndarray, seed: int = 12345,
+             n: int = 120) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
+    """Procedural images that are not lab tomato leaves, as uint8 256x256 RGB batches.
+
+    - textures: soil, foliage-like noise, gradients, mulch, stripes, sky (fresh seed, not the training bank)
+    - shapes: random coloured polygons/ellipses and noise on random backgrounds (non-leaf objects)
+    - flat: near-uniform images (blank walls, sky, over-exposed / dark frames)
+    - leaf_on_field_background: test-split leaves pasted on soil/foliage-like textures (still leaves: the
+      label is known, so accuracy is reported too; these are not real field photos)
+    """
+    from PIL import Image, ImageDraw
+
+    rng = np.random.default_rng(seed)
+    tex = np.stack([make_texture(rng) for _ in range(n)])
+    shapes = []
+    for _ in range(n):
+        im = Image.fromarray(make_texture(rng))
+        d = ImageDraw.Draw(im)
+        for _ in range(int(rng.integers(3, 15))):
+            x0, y0 = rng.uniform(-40, 256, 2)
+            x1, y1 = x0 + rng.uniform(20, 160), y0 + rng.uniform(20, 160)
+            col = tuple(int(v) for v in rng.integers(0, 256, 3))
+            if rng.random() < 0.5:
+                d.ellipse([x0, y0, x1, y1], fill=col)
+            else:
+                d.polygon([tuple(rng.uniform(0, 256, 2)) for _ in range(int(rng.integers(3, 7)))], fill=col)
+        shapes.append(np.asarray(im))
+    flat = []
+    for _ in range(n // 2):
+        c = rng.integers(0, 256, 3)
+        flat.append(np.clip(c + rng.normal(0, rng.uniform(0, 6), (256, 256, 3)), 0, 255).astype(np.uint8))
+    pick = rng.choice(len(test_images), size=min(n * 2, len(test_images)), replace=False)
+    comps = []
+    for j in pick:
+        bg = make_texture(rng)
+        comps.append(composite(np.asarray(test_images[j]), np.asarray(test_masks[j]), bg, rng))
+    return {
+        "textures": (tex, None),
+        "shapes": (np.stack(shapes), None),
+        "flat": (np.stack(flat), None),
+        "leaf_on_field_background": (np.stack(comps), test_labels[pick]),
+    }
+
+
+def ood_report(predict: Callable[[np.ndarray], np.ndarray], sets: dict[str, tuple[np.ndarray, np.ndarray | None]],
+               threshold: float) -> dict:
+    out: dict[str, dict] = {}
+    for name, (imgs, labels) in sets.items():
+        probs = predict(imgs)
+        top = probs.max(axis=1)
+        entry = {"n": int(len(imgs)), "rejected_share": round(float((top < threshold).mean()), 4),
+                 "mean_top_probability": round(float(top.mean()), 4)}
+        if labels is not None:
+            pred = probs.argmax(axis=1)
+            entry["accuracy"] = round(float((pred == labels).mean()), 4)
+            acc = top >= threshold
+            entry["accuracy_accepted"] = round(float((pred[acc] == labels[acc]).mean()), 4) if acc.any() else None
+        else:
+            counts = np.bincount(probs.argmax(axis=1), minlength=len(CLASS_IDS))
+            entry["most_predicted"] = CLASS_IDS[int(counts.argmax())]
+        out[name] = entry
+    return out
+
+
+def batches_from_u8(images: np.ndarray, size: int, batch: int = 128) -> Iterable[np.ndarray]:
+    from .train import eval_tensor
+
+    for s in range(0, len(images), batch):
+        yield eval_tensor(images[s : s + batch], size).numpy()
+
+
+def check_preprocess_equivalence(images: np.ndarray, size: int) -> float:
+    """Max |batched torch preprocessing - per-image numpy preprocessing| on a few cached images."""
+    from .train import eval_tensor
+
+    a = eval_tensor(images[:4], size).numpy()
+    b = np.stack([preprocess_rgb(np.asarray(im), size) for im in images[:4]])
+    return float(np.abs(a - b).max())
+
+
+def env_threads() -> int:
+    return int(os.environ.get("DIAGRODL_THREADS", "2"))

@@ -1,0 +1,94 @@
+"""ONNX export: `input` [N,3,H,W] -> `probabilities` [N,10] (softmax(logits/T)) and `cam` [N,10,h,w]."""
+from __future__ import annotations
+
+import hashlib
+import inspect
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+from .models import GapClassifier
+
+OPSET = 17
+
+
+class CalibratedCamModel(nn.Module):
+    """Wraps a GapClassifier: calibrated probabilities + class activation maps inside one graph.
+
+    cam[n, k] = ReLU(sum_c W[k, c] * features[n, c]) / (max over the map + 1e-6), so every map lies in
+    [0, 1] and can be drawn directly as a heatmap (upsample to the input size on the client).
+    """
+
+    def __init__(self, model: GapClassifier, temperature: float) -> None:
+        super().__init__()
+        self.features = model.features
+        self.fc = model.fc
+        self.register_buffer("inv_t", torch.tensor(1.0 / temperature, dtype=torch.float32))
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        f = self.features(x)
+        logits = self.fc(f.mean(dim=(2, 3)))
+        probs = torch.softmax(logits * self.inv_t, dim=1)
+        cam = F.relu(F.conv2d(f, self.fc.weight[:, :, None, None]))
+        peak = cam.amax(dim=(2, 3), keepdim=True)
+        cam = cam / (peak + 1e-6)
+        return probs, cam
+
+
+def _fp16_initializers(model: onnx.ModelProto, min_elements: int = 4096) -> onnx.ModelProto:
+    """Store large float32 initializers as float16 and Cast them back to float32 at load time."""
+    g = model.graph
+    casts = []
+    for init in list(g.initializer):
+        if init.data_type != TensorProto.FLOAT:
+            continue
+        arr = numpy_helper.to_array(init)
+        if arr.size < min_elements:
+            continue
+        name = init.name
+        half = numpy_helper.from_array(arr.astype(np.float16), name + "__fp16")
+        g.initializer.remove(init)
+        g.initializer.append(half)
+        casts.append(helper.make_node("Cast", [name + "__fp16"], [name], to=TensorProto.FLOAT, name=name + "__cast"))
+    nodes = casts + list(g.node)
+    del g.node[:]
+    g.node.extend(nodes)
+    return model
+
+
+def export_onnx(model: GapClassifier, temperature: float, path: Path, size: int = 224, fp16_weights: bool = False) -> dict:
+    """Export and return {sha256, size_bytes, cam_shape, weights_dtype}."""
+    model = model.eval()
+    wrapper = CalibratedCamModel(model, temperature).eval()
+    dummy = torch.zeros(1, 3, size, size)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.onnx")
+    extra = {}
+    if "dynamo" in inspect.signature(torch.onnx.export).parameters:
+        extra["dynamo"] = False  # torch >= 2.9 defaults to the dynamo exporter; keep the TorchScript one
+    with torch.no_grad():
+        torch.onnx.export(
+            wrapper, dummy, str(tmp), **extra, opset_version=OPSET, input_names=["input"],
+            output_names=["probabilities", "cam"],
+            dynamic_axes={"input": {0: "N"}, "probabilities": {0: "N"}, "cam": {0: "N"}},
+            do_constant_folding=True,
+        )
+        _, cam = wrapper(dummy)
+    m = onnx.load(str(tmp))
+    if fp16_weights:
+        m = _fp16_initializers(m)
+    m.doc_string = "DiAgroDL tomato leaf classifier: probabilities are temperature-calibrated; cam maps in [0,1]."
+    onnx.checker.check_model(m)
+    onnx.save(m, str(path))
+    tmp.unlink(missing_ok=True)
+    return {**file_digest(path), "cam_shape": [int(v) for v in cam.shape[1:]], "weights_dtype": "float16" if fp16_weights else "float32"}
+
+
+def file_digest(path: Path) -> dict:
+    data = Path(path).read_bytes()
+    return {"sha256": hashlib.sha256(data).hexdigest(), "size_bytes": len(data)}

@@ -1,0 +1,75 @@
+"""Tiny synthetic dataset and tiny exports for the fast tests."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from .classes import CLASS_IDS, FOLDER_TO_CLASS
+
+
+def make_synthetic_dataset(root: Path, per_class: int = 4, size: int = 64, seed: int = 0) -> Path:
+    """A green 'leaf' ellipse on a grey background with class-dependent spots, saved as JPEGs."""
+    rng = np.random.default_rng(seed)
+    for folder, cid in FOLDER_TO_CLASS.items():
+        k = CLASS_IDS.index(cid)
+        d = root / folder
+        d.mkdir(parents=True, exist_ok=True)
+        for i in range(per_class):
+            im = Image.new("RGB", (size, size), (150, 150, 160))
+            dr = ImageDraw.Draw(im)
+            dr.ellipse([size * 0.15, size * 0.1, size * 0.85, size * 0.9], fill=(40, 120 + 5 * k, 40))
+            for _ in range(k + 1):
+                x, y = rng.uniform(size * 0.3, size * 0.7, 2)
+                r = size * 0.04
+                dr.ellipse([x - r, y - r, x + r, y + r], fill=(120 + 12 * k, 60, 20 * (k % 3)))
+            im.save(d / f"{i:08d}-0000-0000-0000-000000000000___SYN_{cid} {100 * k + 20 * i}.jpg", quality=90)
+    return root
+
+
+def tiny_reference(out_dir: Path, arch: str = "mobilenet", size: int = 64, seed: int = 0) -> dict:
+    """Untrained tiny export + a reference input and PyTorch's outputs, for the onnxruntime-node test."""
+    import torch
+
+    from .export import CalibratedCamModel, export_onnx
+    from .models import build_model
+    from .preprocess import preprocess_file
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(2)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    model = build_model(arch).eval()
+    temperature = 1.7
+    info = export_onnx(model, temperature, out_dir / "model.onnx", size=size)
+    rng = np.random.default_rng(seed)
+    x = rng.normal(0, 1, (3, 3, size, size)).astype(np.float32)
+    # one real JPEG through the Python preprocessing as the last sample
+    jpg = out_dir / "sample.jpg"
+    make_jpeg(jpg, rng)
+    x[2] = preprocess_file(jpg, size)
+    with torch.no_grad():
+        probs, cam = CalibratedCamModel(model, temperature)(torch.from_numpy(x))
+    (out_dir / "input.f32").write_bytes(x.tobytes())
+    (out_dir / "probabilities.f32").write_bytes(probs.numpy().astype(np.float32).tobytes())
+    (out_dir / "cam.f32").write_bytes(cam.numpy().astype(np.float32).tobytes())
+    meta = {**info, "arch": arch, "size": size, "n": 3, "cam_shape": list(cam.shape)}
+    (out_dir / "meta.json").write_text(json.dumps(meta))
+    return meta
+
+
+def make_jpeg(path: Path, rng: np.random.Generator, w: int = 300, h: int = 220, quality: int = 85) -> None:
+    """A non-square JPEG with smooth and sharp content (exercises crop + area resize)."""
+    yy, xx = np.mgrid[0:h, 0:w]
+    img = np.stack([
+        127 + 120 * np.sin(xx / 17.0 + rng.uniform(0, 6)),
+        127 + 120 * np.cos(yy / 9.0),
+        (xx * 3 + yy * 5) % 256,
+    ], axis=-1)
+    img = np.clip(img + rng.normal(0, 10, img.shape), 0, 255).astype(np.uint8)
+    im = Image.fromarray(img)
+    ImageDraw.Draw(im).ellipse([w * 0.2, h * 0.2, w * 0.6, h * 0.7], fill=(30, 140, 40))
+    im.save(path, quality=quality)
+
+

@@ -1,0 +1,68 @@
+"""Architectures: torchvision backbones, global-average-pooling head, one linear layer to 10."""
+from __future__ import annotations
+
+import torch
+from torch import nn
+import torchvision
+
+from .classes import NUM_CLASSES
+
+ARCHS: dict[str, str] = {
+    # short name -> torchvision constructor
+    "mobilenet": "mobilenet_v3_small",
+    "mobilenet_v3_small": "mobilenet_v3_small",
+    "mobilenet_v3_large": "mobilenet_v3_large",
+    "mobilenet_v2": "mobilenet_v2",
+    "resnet50": "resnet50",
+    "vgg16": "vgg16_bn",
+    "vgg16_bn": "vgg16_bn",
+}
+
+
+class GapClassifier(nn.Module):
+    """features -> GAP -> dropout -> linear. `forward_features` exposes the last conv maps for CAM."""
+
+    def __init__(self, features: nn.Module, channels: int, num_classes: int = NUM_CLASSES, dropout: float = 0.2) -> None:
+        super().__init__()
+        self.features = features
+        self.dropout = nn.Dropout(dropout)
+        self.fc = nn.Linear(channels, num_classes)
+
+    def forward_features(self, x: torch.Tensor) -> torch.Tensor:
+        return self.features(x)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = self.features(x)
+        return self.fc(self.dropout(f.mean(dim=(2, 3))))
+
+
+def torchvision_name(arch: str) -> str:
+    if arch not in ARCHS:
+        raise ValueError(f"unknown arch {arch!r}; choose one of {sorted(ARCHS)}")
+    return ARCHS[arch]
+
+
+def build_model(arch: str, num_classes: int = NUM_CLASSES) -> GapClassifier:
+    """Fresh model (weights=None: nothing is downloaded)."""
+    name = torchvision_name(arch)
+    tv = torchvision.models
+    if name.startswith("mobilenet_v3"):
+        m = getattr(tv, name)(weights=None)
+        channels = m.features[-1].out_channels if hasattr(m.features[-1], "out_channels") else m.features[-1][0].out_channels
+        return GapClassifier(m.features, channels, num_classes, dropout=0.2)
+    if name == "mobilenet_v2":
+        m = tv.mobilenet_v2(weights=None)
+        return GapClassifier(m.features, m.last_channel, num_classes, dropout=0.2)
+    if name == "resnet50":
+        m = tv.resnet50(weights=None)
+        feats = nn.Sequential(m.conv1, m.bn1, m.relu, m.maxpool, m.layer1, m.layer2, m.layer3, m.layer4)
+        return GapClassifier(feats, 2048, num_classes, dropout=0.0)
+    if name in ("vgg16_bn", "vgg16"):
+        m = getattr(tv, name)(weights=None)
+        feats = nn.Sequential(*list(m.features.children())[:-1])  # drop the last max-pool: 14x14 CAM at 224
+        return GapClassifier(feats, 512, num_classes, dropout=0.2)
+    raise ValueError(name)
+
+
+def count_params(model: nn.Module) -> int:
+    return sum(p.numel() for p in model.parameters())

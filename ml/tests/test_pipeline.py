@@ -1,0 +1,162 @@
+"""Fast tests of the ML pipeline (a couple of minutes on two cores)."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+import numpy as np
+
+from diagrodl_ml import data as D
+from diagrodl_ml.calibrate import choose_threshold, ece, fit_temperature, softmax
+from diagrodl_ml.classes import CLASS_IDS, FOLDER_TO_CLASS
+from diagrodl_ml.export import file_digest
+from diagrodl_ml.preprocess import area_resize, area_weights, preprocess_rgb
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class ClassesTest(unittest.TestCase):
+    def test_matches_contracts(self) -> None:
+        ts = (REPO / "packages" / "contracts" / "src" / "classes.ts").read_text(encoding="utf-8")
+        block = ts.split("export const CLASS_IDS = [", 1)[1].split("]", 1)[0]
+        self.assertEqual(tuple(re.findall(r"'([a-z_]+)'", block)), CLASS_IDS)
+        for folder, cid in FOLDER_TO_CLASS.items():
+            self.assertIn(f"'{cid}'", ts)
+            self.assertIn(folder, ts)
+        self.assertEqual(sorted(FOLDER_TO_CLASS.values()), sorted(CLASS_IDS))
+
+
+class PreprocessTest(unittest.TestCase):
+    def test_area_weights_rows_sum_to_one(self) -> None:
+        for n_in, n_out in ((256, 224), (300, 224), (100, 224), (224, 224), (7, 3)):
+            w = area_weights(n_in, n_out)
+            np.testing.assert_allclose(w.sum(axis=1), 1.0, atol=1e-12)
+
+    def test_identity_and_constant(self) -> None:
+        rng = np.random.default_rng(0)
+        img = rng.integers(0, 256, (224, 224, 3)).astype(np.uint8)
+        np.testing.assert_allclose(area_resize(img, 224), img, atol=1e-9)
+        flat = np.full((333, 257, 3), 77, dtype=np.uint8)
+        np.testing.assert_allclose(area_resize(flat[:257], 224), 77.0, atol=1e-9)
+        x = preprocess_rgb(flat)
+        self.assertEqual(x.shape, (3, 224, 224))
+        self.assertEqual(x.dtype, np.float32)
+
+
+class CalibrationTest(unittest.TestCase):
+    def test_temperature_reduces_ece_of_overconfident_logits(self) -> None:
+        rng = np.random.default_rng(1)
+        n, k = 2000, 10
+        y = rng.integers(0, k, n)
+        logits = rng.normal(0, 1, (n, k))
+        logits[np.arange(n), y] += 2.0
+        logits *= 4.0  # overconfident
+        t = fit_temperature(logits, y)
+        self.assertGreater(t, 1.5)
+        self.assertLess(ece(softmax(logits, t), y), ece(softmax(logits), y))
+        r = choose_threshold(softmax(logits, t), y)
+        self.assertTrue(0.5 <= r["threshold"] <= 0.95)
+
+
+class SplitTest(unittest.TestCase):
+    def test_grouped_split_on_shared_data(self) -> None:
+        if not D.DEFAULT_DATA_DIR.is_dir():
+            self.skipTest(f"{D.DEFAULT_DATA_DIR} not present")
+        items = D.scan()
+        split = D.grouped_stratified_split(items)
+        groups = {s: {it.group for it in v} for s, v in split.items()}
+        self.assertFalse(groups["train"] & groups["val"])
+        self.assertFalse(groups["train"] & groups["test"])
+        self.assertFalse(groups["val"] & groups["test"])
+        self.assertEqual(sum(len(v) for v in split.values()), len(items))
+        for s in ("train", "val", "test"):
+            committed = D.SPLITS_DIR / f"{s}.txt"
+            if committed.exists():
+                paths = [p for p in committed.read_text(encoding="utf-8").splitlines() if p]
+                self.assertEqual(paths, [it.rel_path for it in split[s]], f"ml/splits/{s}.txt is stale")
+
+
+class TinyTrainExportTest(unittest.TestCase):
+    """A synthetic image set trains each architecture for one short epoch, exports ONNX and writes a card."""
+
+    tmp: Path
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        from diagrodl_ml.fixtures import make_synthetic_dataset
+
+        cls.tmp = Path(tempfile.mkdtemp(prefix="diagrodl-ml-test-"))
+        make_synthetic_dataset(cls.tmp / "data", per_class=4, size=48)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def _run(self, arch: str, size: int) -> None:
+        import onnx
+
+        from diagrodl_ml.cli import main
+
+        out = self.tmp / arch
+        rc = main([
+            "train", "--arch", arch, "--epochs", "1", "--batch-size", "10", "--low-size", str(size),
+            "--mid-size", str(size), "--final-size", str(size), "--final-epochs", "1", "--mid-epochs", "0",
+            "--workers", "0", "--ood", "4", "--no-ort",
+            "--data-dir", str(self.tmp / "data"), "--cache-dir", str(self.tmp / "cache"),
+            "--splits-dir", str(out / "splits"), "--models-dir", str(out / "models"), "--run-dir", str(out / "run"),
+        ])
+        self.assertEqual(rc, 0)
+        name = {"mobilenet": "mobilenet", "resnet50": "resnet50", "vgg16": "vgg16"}[arch]
+        onnx_path = out / "models" / f"{name}.onnx"
+        card = json.loads((out / "models" / f"{name}.card.json").read_text())
+        m = onnx.load(str(onnx_path))
+        onnx.checker.check_model(m)
+        self.assertEqual([i.name for i in m.graph.input], ["input"])
+        self.assertEqual([o.name for o in m.graph.output], ["probabilities", "cam"])
+        self.assertEqual(m.opset_import[0].version, 17)
+        self.assertEqual(m.graph.input[0].type.tensor_type.shape.dim[0].dim_param, "N")
+        self.assertEqual(card["file"], {**file_digest(onnx_path), "name": onnx_path.name,
+                                        "weights_dtype": "float16" if arch != "mobilenet" else "float32"})
+        self.assertEqual(card["classes"], list(CLASS_IDS))
+        self.assertEqual(len(card["metrics"]["confusion_matrix"]), 10)
+        self.assertEqual(card["training"]["epochs"], 1)
+        for k in ("temperature", "val_ece_before", "val_ece_after", "test_ece_before", "test_ece_after"):
+            self.assertIn(k, card["calibration"])
+        self.assertIn("threshold", card["rejection"])
+        self.assertEqual(len(card["data"]["split"]["file_list_sha256"]["test"]), 64)
+        self.assertEqual(card["outputs"]["cam"]["shape"][1], 10)
+
+    def test_mobilenet(self) -> None:
+        self._run("mobilenet", 32)
+
+    def test_resnet50(self) -> None:
+        self._run("resnet50", 32)
+
+    def test_vgg16(self) -> None:
+        self._run("vgg16", 32)
+
+
+class ShippedModelTest(unittest.TestCase):
+    def test_cards_match_files(self) -> None:
+        models = REPO / "models"
+        cards = sorted(models.glob("*.card.json"))
+        if not cards:
+            self.skipTest("no shipped model yet")
+        total = 0
+        for cp in cards:
+            card = json.loads(cp.read_text())
+            f = models / card["file"]["name"]
+            self.assertTrue(f.exists(), f"{f} missing for {cp.name}")
+            dig = file_digest(f)
+            self.assertEqual(dig["sha256"], card["file"]["sha256"], f"{f.name}: sha256 differs from its card")
+            self.assertEqual(dig["size_bytes"], card["file"]["size_bytes"])
+            total += dig["size_bytes"]
+        self.assertLessEqual(sum(p.stat().st_size for p in models.iterdir() if p.is_file()), 120 * 1024 * 1024)
+
+
+if __name__ == "__main__":
+    unittest.main()
