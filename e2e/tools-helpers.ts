@@ -34,34 +34,8 @@ export async function download(page: Page, button: Locator): Promise<Downloaded>
   return { name: dl.suggestedFilename(), file, text: fs.readFileSync(file, 'utf8') };
 }
 
-/** RFC 4180 rows of a CSV file. */
-export function csvRows(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' || c === '\n') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += c;
-  }
-  return rows;
-}
+/** RFC 4180 rows of a CSV file: the app's own parser (apps/web/src/lib/export.ts). */
+export { parseCsv as csvRows } from '../apps/web/src/lib/export.ts';
 
 /**
  * Renders the PDF's pages to PNG with pdftoppm; asserts exactly one page and returns the PNG path

@@ -5,6 +5,7 @@ import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { apiGet } from '@/lib/api-client.ts';
 import { formatNumber } from '@/lib/format.ts';
 import { type AboutContent, useContent } from './content.ts';
+import { ContentSections } from './components/ContentSections.tsx';
 import { PageLayout } from './components/PageLayout.tsx';
 import { References } from './components/References.tsx';
 import { Blocks, Inline, plain } from './components/RichText.tsx';
@@ -88,14 +89,7 @@ export default function AboutToolPage() {
               <Inline text={data.summary} />
             </p>
           </header>
-          {data.sections.map((s) => (
-            <section key={s.id} className="disease-section" aria-labelledby={s.id}>
-              <h2 id={s.id} tabIndex={-1}>
-                <Inline text={s.heading} />
-              </h2>
-              <Blocks blocks={s.blocks} />
-            </section>
-          ))}
+          <ContentSections sections={data.sections} />
           <section className="disease-section" aria-labelledby="architectures">
             <h2 id="architectures" tabIndex={-1}>
               {t('diseases.about.architecturesHeading')}

@@ -5,9 +5,10 @@ import { CLASSES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { type TomatoContent, useContent } from './content.ts';
 import { Gallery, ImageCredit } from './components/Gallery.tsx';
+import { ContentSections } from './components/ContentSections.tsx';
 import { PageLayout } from './components/PageLayout.tsx';
 import { References } from './components/References.tsx';
-import { Blocks, Inline, plain } from './components/RichText.tsx';
+import { Inline, plain } from './components/RichText.tsx';
 
 /** Where the healthy class points on this page: the section on the healthy leaf. */
 const HEALTHY_ANCHOR = 'anatomia-de-la-hoja';
@@ -64,14 +65,7 @@ export default function TomatoCropsPage() {
               <Inline text={data.coverageNote} />
             </Alert>
           </section>
-          {data.sections.map((s) => (
-            <section key={s.id} className="disease-section" aria-labelledby={s.id}>
-              <h2 id={s.id} tabIndex={-1}>
-                <Inline text={s.heading} />
-              </h2>
-              <Blocks blocks={s.blocks} />
-            </section>
-          ))}
+          <ContentSections sections={data.sections} />
           <section className="disease-section" aria-labelledby="images">
             <h2 id="images" tabIndex={-1}>
               {t('diseases.sections.images')}
