@@ -9,7 +9,7 @@ import { ApiError } from '@/lib/api-client.ts';
 import { useSession } from '@/lib/session.tsx';
 import { accountApi } from './api.ts';
 import { type Message, MessageArea } from './components/MessageArea.tsx';
-import { PasswordRule } from './components/PasswordRule.tsx';
+import { NewPasswordFields } from './components/PasswordRule.tsx';
 
 /** /Change_password (logged-in users): current password, then the new one twice. */
 export default function ChangePasswordPage() {
@@ -68,26 +68,13 @@ export default function ChangePasswordPage() {
             onChange={(e) => setCurrent(e.target.value)}
           />
         </Form.Group>
-        <Form.Group className="mb-1" controlId="change-new">
-          <Form.Label>{t('account.change.new')}</Form.Label>
-          <Form.Control
-            type="password"
-            autoComplete="new-password"
-            aria-describedby="change-rule"
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-          />
-        </Form.Group>
-        <PasswordRule id="change-rule" />
-        <Form.Group className="mb-3" controlId="change-confirm">
-          <Form.Label>{t('account.change.confirm')}</Form.Label>
-          <Form.Control
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
-          />
-        </Form.Group>
+        <NewPasswordFields
+          idPrefix="change"
+          next={next}
+          confirm={confirm}
+          onNext={setNext}
+          onConfirm={setConfirm}
+        />
         <MessageArea message={message} testId="change-message" />
         <Button type="submit" variant="success" disabled={busy}>
           {t('account.change.submit')}

@@ -8,7 +8,7 @@ import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { ApiError } from '@/lib/api-client.ts';
 import { accountApi } from './api.ts';
 import { type Message, MessageArea } from './components/MessageArea.tsx';
-import { PasswordRule } from './components/PasswordRule.tsx';
+import { NewPasswordFields } from './components/PasswordRule.tsx';
 
 function useFailure() {
   const { t } = useTranslation();
@@ -126,28 +126,14 @@ function SetPassword({ token }: { token: string }) {
   return (
     <Form noValidate onSubmit={(e) => void onSubmit(e)}>
       <p>{t('account.reset.setIntro')}</p>
-      <Form.Group className="mb-1" controlId="reset-new">
-        <Form.Label>{t('account.change.new')}</Form.Label>
-        <Form.Control
-          type="password"
-          autoComplete="new-password"
-          aria-describedby="reset-rule"
-          value={next}
-          disabled={done}
-          onChange={(e) => setNext(e.target.value)}
-        />
-      </Form.Group>
-      <PasswordRule id="reset-rule" />
-      <Form.Group className="mb-3" controlId="reset-confirm">
-        <Form.Label>{t('account.change.confirm')}</Form.Label>
-        <Form.Control
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          disabled={done}
-          onChange={(e) => setConfirm(e.target.value)}
-        />
-      </Form.Group>
+      <NewPasswordFields
+        idPrefix="reset"
+        next={next}
+        confirm={confirm}
+        onNext={setNext}
+        onConfirm={setConfirm}
+        disabled={done}
+      />
       <MessageArea message={message} testId="reset-message" />
       {done ? (
         <Link className="btn btn-success" to={ROUTES.login}>

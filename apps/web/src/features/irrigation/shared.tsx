@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { useTranslation } from 'react-i18next';
@@ -96,5 +97,33 @@ export function StatusLine({
     >
       {text}
     </p>
+  );
+}
+
+/** A section's Calculate (submits its form), Clear data and Delete section buttons. */
+export function SectionActions({
+  tool,
+  onClear,
+  onDelete,
+  className = '',
+}: {
+  tool: 'secondary' | 'mainline';
+  onClear: () => void;
+  onDelete: () => void;
+  className?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className={`d-flex flex-wrap gap-2 ${className}`}>
+      <Button type="submit" size="sm" variant="success" data-testid={`${tool}-calculate`}>
+        {t('irrigation.calculate')}
+      </Button>
+      <Button size="sm" variant="outline-secondary" onClick={onClear} data-testid={`${tool}-clear`}>
+        {t(`irrigation.${tool}.clear`)}
+      </Button>
+      <Button size="sm" variant="outline-danger" onClick={onDelete} data-testid={`${tool}-delete`}>
+        {t(`irrigation.${tool}.delete`)}
+      </Button>
+    </div>
   );
 }

@@ -39,7 +39,7 @@ import {
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
 import { useNumberFormat } from '@/lib/useNumberFormat.ts';
-import { NumberField, StatusLine, useExportLabels } from '../shared.tsx';
+import { NumberField, SectionActions, StatusLine, useExportLabels } from '../shared.tsx';
 import '@/styles/tools.css';
 
 const KIND = 'mainline';
@@ -714,27 +714,7 @@ function SectionForm({
           variant={status.variant as 'secondary' | 'success' | 'danger'}
           testId="mainline-status"
         />
-        <div className="d-flex flex-wrap gap-2">
-          <Button type="submit" size="sm" variant="success" data-testid="mainline-calculate">
-            {t('irrigation.calculate')}
-          </Button>
-          <Button
-            size="sm"
-            variant="outline-secondary"
-            onClick={onClear}
-            data-testid="mainline-clear"
-          >
-            {t('irrigation.mainline.clear')}
-          </Button>
-          <Button
-            size="sm"
-            variant="outline-danger"
-            onClick={onDelete}
-            data-testid="mainline-delete"
-          >
-            {t('irrigation.mainline.delete')}
-          </Button>
-        </div>
+        <SectionActions tool="mainline" onClear={onClear} onDelete={onDelete} />
       </form>
     </section>
   );

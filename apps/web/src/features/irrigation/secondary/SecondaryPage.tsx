@@ -37,7 +37,7 @@ import {
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
 import { messageNumber, useNumberFormat } from '@/lib/useNumberFormat.ts';
-import { NumberField, StatusLine, useExportLabels } from '../shared.tsx';
+import { NumberField, SectionActions, StatusLine, useExportLabels } from '../shared.tsx';
 import '@/styles/tools.css';
 
 const KIND = 'secondary';
@@ -591,27 +591,7 @@ function SectionForm({
             </Col>
           ))}
         </Row>
-        <div className="d-flex flex-wrap gap-2 mt-3">
-          <Button type="submit" size="sm" variant="success" data-testid="secondary-calculate">
-            {t('irrigation.calculate')}
-          </Button>
-          <Button
-            size="sm"
-            variant="outline-secondary"
-            onClick={onClear}
-            data-testid="secondary-clear"
-          >
-            {t('irrigation.secondary.clear')}
-          </Button>
-          <Button
-            size="sm"
-            variant="outline-danger"
-            onClick={onDelete}
-            data-testid="secondary-delete"
-          >
-            {t('irrigation.secondary.delete')}
-          </Button>
-        </div>
+        <SectionActions tool="secondary" onClear={onClear} onDelete={onDelete} className="mt-3" />
       </form>
       <div className="mt-2">
         <StatusLine
