@@ -24,15 +24,18 @@ class CalibratedCamModel(nn.Module):
     [0, 1] and can be drawn directly as a heatmap (upsample to the input size on the client).
     """
 
-    def __init__(self, model: GapClassifier, temperature: float) -> None:
+    def __init__(self, model: GapClassifier, temperature: float, mirror: bool = False) -> None:
         super().__init__()
         self.features = model.features
         self.fc = model.fc
+        self.mirror = mirror
         self.register_buffer("inv_t", torch.tensor(1.0 / temperature, dtype=torch.float32))
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         f = self.features(x)
         logits = self.fc(f.mean(dim=(2, 3)))
+        if self.mirror:  # average the logits of the image and its left-right mirror (chosen on validation)
+            logits = (logits + self.fc(self.features(torch.flip(x, dims=[3])).mean(dim=(2, 3)))) * 0.5
         probs = torch.softmax(logits * self.inv_t, dim=1)
         cam = F.relu(F.conv2d(f, self.fc.weight[:, :, None, None]))
         peak = cam.amax(dim=(2, 3), keepdim=True)
@@ -61,10 +64,11 @@ def _fp16_initializers(model: onnx.ModelProto, min_elements: int = 4096) -> onnx
     return model
 
 
-def export_onnx(model: GapClassifier, temperature: float, path: Path, size: int = 224, fp16_weights: bool = False) -> dict:
+def export_onnx(model: GapClassifier, temperature: float, path: Path, size: int = 224, fp16_weights: bool = False,
+                mirror: bool = False) -> dict:
     """Export and return {sha256, size_bytes, cam_shape, weights_dtype}."""
     model = model.eval()
-    wrapper = CalibratedCamModel(model, temperature).eval()
+    wrapper = CalibratedCamModel(model, temperature, mirror).eval()
     dummy = torch.zeros(1, 3, size, size)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.onnx")

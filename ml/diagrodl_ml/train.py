@@ -52,6 +52,9 @@ class TrainConfig:
     val_every: int = 1
     extend_budget_min: float = 0.0  # with --resume: add this many minutes to a time-budget run (continues annealing)
     device: str = "cpu"  # cpu | cuda | auto (issue 8: ResNet50/VGG16 on a GPU machine)
+    warmup: float = 0.2  # share of the one-cycle schedule spent warming the learning rate up
+    # continue from one of the project's own exports (warmstart.py); empty = random initialisation
+    init_onnx: str = ""
 
     def size_for_progress(self, p: float) -> int:
         return self.low_size if p < self.low_until else self.mid_size if p < self.mid_until else self.final_size
@@ -242,7 +245,7 @@ def train(cfg: TrainConfig, cache: Cache, train_idx: np.ndarray, val_idx: np.nda
     steps_per_epoch = len(train_idx) // cfg.batch_size if drop_last else math.ceil(len(train_idx) / cfg.batch_size)
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=cfg.lr, total_steps=cfg.epochs * steps_per_epoch, pct_start=0.2, div_factor=20, final_div_factor=200
+        opt, max_lr=cfg.lr, total_steps=cfg.epochs * steps_per_epoch, pct_start=cfg.warmup, div_factor=20, final_div_factor=200
     )
     history: list[dict[str, float]] = []
     start_epoch = 0
@@ -268,6 +271,18 @@ def train(cfg: TrainConfig, cache: Cache, train_idx: np.ndarray, val_idx: np.nda
         print(f"resumed from {ckpt_path} after epoch {start_epoch} ({_fmt_time(elapsed)} trained)", flush=True)
     elif resume:
         print("resume: no checkpoint yet, starting fresh", flush=True)
+    if cfg.init_onnx and start_epoch == 0:
+        from .warmstart import load_folded_onnx
+
+        rng = np.random.default_rng(cfg.seed)
+        pick = np.sort(rng.choice(train_idx, size=min(512, len(train_idx)), replace=False))
+        info = load_folded_onnx(model, Path(cfg.init_onnx), eval_all(cache.images, pick, cfg.final_size))
+        model.to(device)
+        msg = f"initialised from {info['source']} ({info['batchnorms_unfolded']} BatchNorms unfolded)"
+        if len(val_idx):
+            acc = float((predict_logits(model, cache, val_idx, cfg.final_size).argmax(1) == cache.labels[val_idx]).mean())
+            msg += f"; its val acc @{cfg.final_size}px {acc:.4f}"
+        print(msg, flush=True)
 
     textures = texture_bank(96, seed=cfg.seed)
     aug = TrainAugment(textures, p_composite=cfg.p_composite, seed=cfg.seed)
@@ -320,7 +335,7 @@ def train(cfg: TrainConfig, cache: Cache, train_idx: np.ndarray, val_idx: np.nda
                     stopped_early = True
                     break
                 for grp in opt.param_groups:
-                    grp["lr"] = one_cycle_lr(prog, cfg.lr)
+                    grp["lr"] = one_cycle_lr(prog, cfg.lr, pct=cfg.warmup)
             x = x.to(device, non_blocking=True)
             y = y.to(device, non_blocking=True)
             logits = model(x)

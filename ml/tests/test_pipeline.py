@@ -140,6 +140,54 @@ class TinyTrainExportTest(unittest.TestCase):
         self._run("vgg16", 32)
 
 
+class WarmStartTest(unittest.TestCase):
+    """An exported ONNX file (BatchNorm folded) is unfolded back into an equivalent PyTorch model."""
+
+    def test_unfolded_model_matches_the_original(self) -> None:
+        import torch
+
+        from diagrodl_ml.cli import _init_provenance
+        from diagrodl_ml.export import export_onnx
+        from diagrodl_ml.models import build_model
+        from diagrodl_ml.warmstart import load_folded_onnx
+
+        torch.manual_seed(3)
+        original = build_model("mobilenet")
+        with torch.no_grad():  # non-trivial BatchNorm statistics and affine parameters
+            for m in original.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.running_mean.uniform_(-0.5, 0.5)
+                    m.running_var.uniform_(0.5, 2.0)
+                    m.weight.uniform_(0.5, 1.5)
+                    m.bias.uniform_(-0.2, 0.2)
+        original.eval()
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "mobilenet.onnx"
+            export_onnx(original, 1.7, path, size=64)
+            x = torch.randn(24, 3, 64, 64)
+            restored = build_model("mobilenet")
+            info = load_folded_onnx(restored, path, x[:16])
+            self.assertAlmostEqual(info["temperature_in_file"], 1.7, places=5)
+            self.assertGreater(info["batchnorms_unfolded"], 30)
+            restored.eval()
+            with torch.no_grad():
+                a, b = original(x), restored(x)
+            np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-3, atol=1e-3 * float(a.abs().max()))
+            with self.assertRaises(ValueError):
+                load_folded_onnx(build_model("resnet50"), path, x[:4])
+            mirrored = Path(d) / "mirrored.onnx"
+            export_onnx(original, 1.7, mirrored, size=64, mirror=True)
+            restored2 = build_model("mobilenet")
+            load_folded_onnx(restored2, mirrored, x[:16])
+            restored2.eval()
+            with torch.no_grad():
+                np.testing.assert_allclose(restored2(x).numpy(), a.numpy(), rtol=1e-3, atol=1e-3 * float(a.abs().max()))
+            (Path(d) / "mobilenet.card.json").write_text(json.dumps({"training": {"epochs": 48}, "metrics": {"accuracy": 0.9}}))
+            prov = _init_provenance(path)
+            self.assertEqual(prov["epochs"], 48)
+            self.assertEqual(prov["sha256"], file_digest(path)["sha256"])
+
+
 class ShippedModelTest(unittest.TestCase):
     def test_cards_match_files(self) -> None:
         models = REPO / "models"

@@ -103,6 +103,8 @@ export const modelCardSchema = z.object({
     device: z.string(),
     time_seconds: z.number().nonnegative(),
     history: z.array(z.record(z.string(), z.number())),
+    /** A warm-started run: the earlier export it continued from and that run's training summary. */
+    initialised_from: z.looseObject({ file: z.string(), sha256: sha256.nullable() }).optional(),
   }),
   calibration: z.object({
     method: z.string(),

@@ -27,15 +27,17 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return m;
 }
 
-const ARCHS: [string, number][] = [
-  ['mobilenet', 64],
-  ['resnet50', 32],
-  ['vgg16', 32],
+// the last flag exports the variant that averages each image with its left-right mirror
+const ARCHS: [string, number, boolean][] = [
+  ['mobilenet', 64, false],
+  ['mobilenet', 64, true],
+  ['resnet50', 32, false],
+  ['vgg16', 32, false],
 ];
 
 describe.each(ARCHS)(
-  'ONNX export of a tiny %s from the training pipeline in onnxruntime-node',
-  (arch, size) => {
+  'ONNX export of a tiny %s (%i px, mirror-averaged: %s) from the training pipeline in onnxruntime-node',
+  (arch, size, mirror) => {
     let dir = '';
     let meta: { size: number; n: number; cam_shape: number[] } = { size: 0, n: 0, cam_shape: [] };
 
@@ -60,6 +62,7 @@ describe.each(ARCHS)(
           arch,
           '--size',
           String(size),
+          ...(mirror ? ['--mirror'] : []),
         ],
         {
           cwd: REPO,
