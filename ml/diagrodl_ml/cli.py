@@ -220,7 +220,7 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
         "time_budget_minutes": cfg.time_budget_min,
         "schedule": schedule,
         "batch_size": cfg.batch_size,
-        "optimizer": f"AdamW (lr max {cfg.lr}, weight decay {cfg.weight_decay}), one-cycle cosine (20% warm-up)",
+        "optimizer": f"AdamW (lr max {cfg.lr}, weight decay {cfg.weight_decay}), one-cycle cosine ({cfg.warmup:.0%} warm-up)",
         "loss": f"cross-entropy, class weights (mean/n_c)^0.5, label smoothing {cfg.label_smoothing}",
         "augmentation": [
             f"leaf-on-new-background composites (p={cfg.p_composite}): saturation/value segmentation + morphology, pasted with feathered edge and optional shadow on procedural soil/foliage/mulch/gradient/stripe/sky textures",
