@@ -87,6 +87,14 @@ def _init_provenance(onnx_path: Path) -> dict:
     return out
 
 
+def _better_on_validation(base: np.ndarray, candidate: np.ndarray, y: np.ndarray) -> tuple[bool, str]:
+    """Whether candidate logits beat base on validation (accuracy, then calibrated NLL), and the figures."""
+    acc0, acc1 = (float((lg.argmax(1) == y).mean()) for lg in (base, candidate))
+    nll0, nll1 = (nll(softmax(lg, fit_temperature(lg, y)), y) for lg in (base, candidate))
+    figures = f"validation accuracy {acc0:.4f} -> {acc1:.4f}, calibrated NLL {nll0:.4f} -> {nll1:.4f}"
+    return (acc1, -nll1) > (acc0, -nll0), figures
+
+
 def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
     torch.set_num_threads(args.threads)
     run_dir = Path(args.run_dir) if args.run_dir else RUNS_DIR / args.arch
@@ -115,13 +123,8 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
         n_bn = recalibrate_bn(recal, cache, idx["train"], size, seed=cfg.seed)
         if n_bn:
             val_recal = logits_of(recal, xv)
-            acc0 = float((val_logits.argmax(1) == y_val).mean())
-            acc1 = float((val_recal.argmax(1) == y_val).mean())
-            nll0 = nll(softmax(val_logits, fit_temperature(val_logits, y_val)), y_val)
-            nll1 = nll(softmax(val_recal, fit_temperature(val_recal, y_val)), y_val)
-            keep = (acc1, -nll1) > (acc0, -nll0)
-            bn_note = (f"BatchNorm statistics re-estimated at {size} px on {n_bn} training images: validation accuracy "
-                       f"{acc0:.4f} -> {acc1:.4f}, calibrated NLL {nll0:.4f} -> {nll1:.4f}; "
+            keep, figures = _better_on_validation(val_logits, val_recal, y_val)
+            bn_note = (f"BatchNorm statistics re-estimated at {size} px on {n_bn} training images: {figures}; "
                        + ("kept (chosen on validation)" if keep else "not kept (chosen on validation)"))
             print(bn_note, flush=True)
             if keep:
@@ -129,13 +132,8 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
     mirror, mirror_note = False, ""
     if not args.no_mirror:
         val_mirror = (val_logits + logits_of(model, torch.flip(xv, dims=[3]))) / 2
-        acc0 = float((val_logits.argmax(1) == y_val).mean())
-        acc1 = float((val_mirror.argmax(1) == y_val).mean())
-        nll0 = nll(softmax(val_logits, fit_temperature(val_logits, y_val)), y_val)
-        nll1 = nll(softmax(val_mirror, fit_temperature(val_mirror, y_val)), y_val)
-        mirror = (acc1, -nll1) > (acc0, -nll0)
-        mirror_note = (f"averaging the logits of each image and its left-right mirror: validation accuracy {acc0:.4f} -> "
-                       f"{acc1:.4f}, calibrated NLL {nll0:.4f} -> {nll1:.4f}; "
+        mirror, figures = _better_on_validation(val_logits, val_mirror, y_val)
+        mirror_note = (f"averaging the logits of each image and its left-right mirror: {figures}; "
                        + ("kept, inside the exported graph (chosen on validation)" if mirror else "not kept (chosen on validation)"))
         print(mirror_note, flush=True)
         if mirror:
@@ -151,9 +149,7 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
     info = export_onnx(model, temperature, onnx_path, size=size, fp16_weights=fp16, mirror=mirror)
     model = model.to(device)
     print(f"exported {onnx_path} ({info['size_bytes'] / 1e6:.1f} MB, sha256 {info['sha256'][:12]}...)", flush=True)
-    test_logits = logits_of(model, xt)
-    if mirror:
-        test_logits = (test_logits + logits_of(model, torch.flip(xt, dims=[3]))) / 2
+    test_logits = logits_of(model, xt, mirror=mirror)
     torch_test = softmax(test_logits, temperature)
     notes: list[str] = [n for n in (bn_note, mirror_note) if n]
     use_ort = node_ort_available() and not args.no_ort
@@ -172,12 +168,8 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
 
         def predict(imgs: np.ndarray) -> np.ndarray:
             from .train import eval_tensor
-            out = []
-            for s in range(0, len(imgs), 64):
-                x = eval_tensor(imgs[s:s + 64], size)
-                lg = logits_of(model, x)
-                out.append(softmax((lg + logits_of(model, torch.flip(x, dims=[3]))) / 2 if mirror else lg, temperature))
-            return np.concatenate(out)
+            return np.concatenate([softmax(logits_of(model, eval_tensor(imgs[s:s + 64], size), mirror=mirror), temperature)
+                                   for s in range(0, len(imgs), 64)])
     m = metrics(test_probs, y_test)
     cal_test = calibration_summary(test_probs, y_test, temperature)
     calibration = {

@@ -151,10 +151,12 @@ def eval_all(images_u8: np.ndarray, idx_sorted: np.ndarray, size: int, batch: in
 
 
 @torch.no_grad()
-def logits_of(model: nn.Module, x: torch.Tensor, batch: int = 64) -> np.ndarray:
+def logits_of(model: nn.Module, x: torch.Tensor, batch: int = 64, mirror: bool = False) -> np.ndarray:
+    """Logits of preprocessed images; with mirror, averaged with those of the left-right mirror (as the export does)."""
     model.eval()
     dev = next(model.parameters()).device
-    return np.concatenate([model(x[s : s + batch].to(dev)).float().cpu().numpy() for s in range(0, len(x), batch)])
+    out = np.concatenate([model(x[s : s + batch].to(dev)).float().cpu().numpy() for s in range(0, len(x), batch)])
+    return (out + logits_of(model, torch.flip(x, dims=[3]), batch)) / 2 if mirror else out
 
 
 @torch.no_grad()
