@@ -25,7 +25,7 @@ from .evaluate import (
     onnx_probabilities, ood_report, ood_sets,
 )
 from .export import export_onnx
-from .models import count_params, torchvision_name
+from .models import VIEW_COUNTS, count_params, torchvision_name
 from .train import RUNS_DIR, TrainConfig, load_checkpoint, train
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -107,7 +107,7 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
     name = model_name(cfg.arch)
     t0 = time.time()
     print(f"finishing {name}: checkpoint after epoch {ck['epoch'] + 1}", flush=True)
-    from .train import eval_all, logits_of
+    from .train import eval_all, logits_of, view_logits
     val_sorted, test_sorted = np.sort(idx["val"]), np.sort(idx["test"])
     y_val = cache.labels[val_sorted]
     y_test = cache.labels[test_sorted]
@@ -129,15 +129,20 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
             print(bn_note, flush=True)
             if keep:
                 model, val_logits = recal, val_recal
-    mirror, mirror_note = False, ""
-    if not args.no_mirror:
-        val_mirror = (val_logits + logits_of(model, torch.flip(xv, dims=[3]))) / 2
-        mirror, figures = _better_on_validation(val_logits, val_mirror, y_val)
-        mirror_note = (f"averaging the logits of each image and its left-right mirror: {figures}; "
-                       + ("kept, inside the exported graph (chosen on validation)" if mirror else "not kept (chosen on validation)"))
-        print(mirror_note, flush=True)
-        if mirror:
-            val_logits = val_mirror
+    views, views_note = 1, ""
+    if args.max_views > 1:
+        per_view = view_logits(model, xv, args.max_views)
+        tried = []
+        for k in (v for v in VIEW_COUNTS if 1 < v <= args.max_views):
+            better, figures = _better_on_validation(per_view[:views].mean(axis=0), per_view[:k].mean(axis=0), y_val)
+            tried.append(f"{views} -> {k} views: {figures}" + (" (kept)" if better else ""))
+            if better:
+                views = k
+        views_note = ("averaging the logits of symmetric views of each image (1: itself, 2: + left-right mirror, "
+                      "4: + upside-down and half turn, 8: + quarter turns and diagonal mirrors), chosen on validation: "
+                      + "; ".join(tried) + f"; exported with {views} view(s) inside the graph")
+        print(views_note, flush=True)
+        val_logits = per_view[:views].mean(axis=0)
     temperature = fit_temperature(val_logits, y_val)
     val_raw, val_cal = softmax(val_logits, 1.0), softmax(val_logits, temperature)
     rejection = choose_threshold(val_cal, y_val)
@@ -146,15 +151,15 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
     fp16 = args.fp16 if args.fp16 is not None else FP16_DEFAULT.get(name, False)
     onnx_path = args.models_dir / f"{name}.onnx"
     model = model.cpu()
-    info = export_onnx(model, temperature, onnx_path, size=size, fp16_weights=fp16, mirror=mirror)
+    info = export_onnx(model, temperature, onnx_path, size=size, fp16_weights=fp16, views=views)
     model = model.to(device)
     print(f"exported {onnx_path} ({info['size_bytes'] / 1e6:.1f} MB, sha256 {info['sha256'][:12]}...)", flush=True)
-    test_logits = logits_of(model, xt, mirror=mirror)
+    test_logits = logits_of(model, xt, views=views)
     torch_test = softmax(test_logits, temperature)
-    notes: list[str] = [n for n in (bn_note, mirror_note) if n]
+    notes: list[str] = [n for n in (bn_note, views_note) if n]
     use_ort = node_ort_available() and not args.no_ort
     if use_ort:
-        test_probs = onnx_probabilities(onnx_path, (xt[s:s + 256].numpy() for s in range(0, len(xt), 256)))
+        test_probs = onnx_probabilities(onnx_path, (xt[s:s + 64].numpy() for s in range(0, len(xt), 64)))
         diff = float(np.abs(test_probs - torch_test).max())
         evaluated_with = "onnxruntime-node on the exported file"
         notes.append(f"max |onnxruntime-node - PyTorch| probability on the test split: {diff:.2e}")
@@ -168,7 +173,7 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
 
         def predict(imgs: np.ndarray) -> np.ndarray:
             from .train import eval_tensor
-            return np.concatenate([softmax(logits_of(model, eval_tensor(imgs[s:s + 64], size), mirror=mirror), temperature)
+            return np.concatenate([softmax(logits_of(model, eval_tensor(imgs[s:s + 64], size), views=views), temperature)
                                    for s in range(0, len(imgs), 64)])
     m = metrics(test_probs, y_test)
     cal_test = calibration_summary(test_probs, y_test, temperature)
@@ -301,8 +306,8 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--no-ort", action="store_true", help="evaluate with PyTorch even if onnxruntime-node exists")
         p.add_argument("--no-bn-recalibration", action="store_true",
                        help="skip re-estimating BatchNorm statistics at the final size")
-        p.add_argument("--no-mirror", action="store_true",
-                       help="never average with the left-right mirror in the exported graph")
+        p.add_argument("--max-views", type=int, choices=VIEW_COUNTS, default=8,
+                       help="most symmetric views averaged in the exported graph (chosen on validation; 1 = none)")
     pt.add_argument("--resume", action="store_true")
     pf.add_argument("--device", default=None, help="cpu | cuda | auto (default: the checkpoint's)")
     for f in fields(TrainConfig):
@@ -317,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     pr.add_argument("--out", type=Path, required=True)
     pr.add_argument("--arch", default="mobilenet")
     pr.add_argument("--size", type=int, default=64)
-    pr.add_argument("--mirror", action="store_true", help="export averaging with the left-right mirror")
+    pr.add_argument("--views", type=int, choices=VIEW_COUNTS, default=1, help="symmetric views averaged in the graph")
     pp = sub.add_parser("preprocess", help="write the preprocessed tensor of an image file as raw float32")
     pp.add_argument("image", type=Path)
     pp.add_argument("out", type=Path)
@@ -325,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.cmd == "tiny-reference":
         from .fixtures import tiny_reference
-        print(json.dumps(tiny_reference(args.out, args.arch, args.size, mirror=args.mirror)))
+        print(json.dumps(tiny_reference(args.out, args.arch, args.size, views=args.views)))
         return 0
     if args.cmd == "preprocess":
         from .preprocess import preprocess_file

@@ -12,7 +12,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
-from .models import GapClassifier
+from .models import GapClassifier, symmetry_views
 
 OPSET = 17
 
@@ -24,18 +24,21 @@ class CalibratedCamModel(nn.Module):
     [0, 1] and can be drawn directly as a heatmap (upsample to the input size on the client).
     """
 
-    def __init__(self, model: GapClassifier, temperature: float, mirror: bool = False) -> None:
+    def __init__(self, model: GapClassifier, temperature: float, views: int = 1) -> None:
         super().__init__()
         self.features = model.features
         self.fc = model.fc
-        self.mirror = mirror
+        self.views = views
         self.register_buffer("inv_t", torch.tensor(1.0 / temperature, dtype=torch.float32))
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        f = self.features(x)
+        # with views > 1, the symmetric views (models.symmetry_views) go through the network as one batch and
+        # their logits are averaged (the number of views is chosen on validation); the CAM is the plain image's
+        f = self.features(torch.cat(symmetry_views(x, self.views)) if self.views > 1 else x)
         logits = self.fc(f.mean(dim=(2, 3)))
-        if self.mirror:  # average the logits of the image and its left-right mirror (chosen on validation)
-            logits = (logits + self.fc(self.features(torch.flip(x, dims=[3])).mean(dim=(2, 3)))) * 0.5
+        if self.views > 1:
+            logits = logits.reshape(self.views, -1, logits.shape[1]).mean(dim=0)
+            f = f.reshape(self.views, -1, *f.shape[1:])[0]
         probs = torch.softmax(logits * self.inv_t, dim=1)
         cam = F.relu(F.conv2d(f, self.fc.weight[:, :, None, None]))
         peak = cam.amax(dim=(2, 3), keepdim=True)
@@ -65,10 +68,10 @@ def _fp16_initializers(model: onnx.ModelProto, min_elements: int = 4096) -> onnx
 
 
 def export_onnx(model: GapClassifier, temperature: float, path: Path, size: int = 224, fp16_weights: bool = False,
-                mirror: bool = False) -> dict:
+                views: int = 1) -> dict:
     """Export and return {sha256, size_bytes, cam_shape, weights_dtype}."""
     model = model.eval()
-    wrapper = CalibratedCamModel(model, temperature, mirror).eval()
+    wrapper = CalibratedCamModel(model, temperature, views).eval()
     dummy = torch.zeros(1, 3, size, size)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.onnx")

@@ -29,7 +29,7 @@ def make_synthetic_dataset(root: Path, per_class: int = 4, size: int = 64, seed:
     return root
 
 
-def tiny_reference(out_dir: Path, arch: str = "mobilenet", size: int = 64, seed: int = 0, mirror: bool = False) -> dict:
+def tiny_reference(out_dir: Path, arch: str = "mobilenet", size: int = 64, seed: int = 0, views: int = 1) -> dict:
     """Untrained tiny export + a reference input and PyTorch's outputs, for the onnxruntime-node test."""
     import torch
 
@@ -42,7 +42,7 @@ def tiny_reference(out_dir: Path, arch: str = "mobilenet", size: int = 64, seed:
     out_dir.mkdir(parents=True, exist_ok=True)
     model = build_model(arch).eval()
     temperature = 1.7
-    info = export_onnx(model, temperature, out_dir / "model.onnx", size=size, mirror=mirror)
+    info = export_onnx(model, temperature, out_dir / "model.onnx", size=size, views=views)
     rng = np.random.default_rng(seed)
     x = rng.normal(0, 1, (3, 3, size, size)).astype(np.float32)
     # one real JPEG through the Python preprocessing as the last sample
@@ -50,11 +50,11 @@ def tiny_reference(out_dir: Path, arch: str = "mobilenet", size: int = 64, seed:
     make_jpeg(jpg, rng)
     x[2] = preprocess_file(jpg, size)
     with torch.no_grad():
-        probs, cam = CalibratedCamModel(model, temperature, mirror)(torch.from_numpy(x))
+        probs, cam = CalibratedCamModel(model, temperature, views)(torch.from_numpy(x))
     (out_dir / "input.f32").write_bytes(x.tobytes())
     (out_dir / "probabilities.f32").write_bytes(probs.numpy().astype(np.float32).tobytes())
     (out_dir / "cam.f32").write_bytes(cam.numpy().astype(np.float32).tobytes())
-    meta = {**info, "arch": arch, "size": size, "n": 3, "cam_shape": list(cam.shape), "mirror": mirror}
+    meta = {**info, "arch": arch, "size": size, "n": 3, "cam_shape": list(cam.shape), "views": views}
     (out_dir / "meta.json").write_text(json.dumps(meta))
     return meta
 

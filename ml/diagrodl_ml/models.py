@@ -19,6 +19,27 @@ ARCHS: dict[str, str] = {
 }
 
 
+# test-time views: the image, its left-right mirror, upside-down, both (a half turn); 8 adds each of those
+# transposed (quarter turns and diagonal mirrors). Training augments with all eight symmetries of the square.
+VIEW_COUNTS = (1, 2, 4, 8)
+
+
+def symmetry_views(x: torch.Tensor, n: int) -> list[torch.Tensor]:
+    """The first n symmetric views of an NCHW batch (the first is the batch itself)."""
+    if n not in VIEW_COUNTS:
+        raise ValueError(f"views must be one of {VIEW_COUNTS}, not {n}")
+    out = [x]
+    if n >= 2:
+        out.append(torch.flip(x, dims=[3]))
+    if n >= 4:
+        out += [torch.flip(x, dims=[2]), torch.flip(x, dims=[2, 3])]
+    if n == 8:
+        if not torch.jit.is_tracing() and x.shape[2] != x.shape[3]:  # (the export traces a square input)
+            raise ValueError("8 views need square images")
+        out += [v.transpose(2, 3) for v in out[:4]]
+    return out
+
+
 class GapClassifier(nn.Module):
     """features -> GAP -> dropout -> linear. `forward_features` exposes the last conv maps for CAM."""
 

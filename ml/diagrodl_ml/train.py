@@ -18,7 +18,7 @@ from torch.utils.data import DataLoader, Dataset
 from .augment import TrainAugment, texture_bank
 from .classes import CLASS_IDS
 from .data import Cache
-from .models import build_model, torchvision_name
+from .models import build_model, symmetry_views, torchvision_name
 from .preprocess import MEAN, STD, _weights
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -151,12 +151,18 @@ def eval_all(images_u8: np.ndarray, idx_sorted: np.ndarray, size: int, batch: in
 
 
 @torch.no_grad()
-def logits_of(model: nn.Module, x: torch.Tensor, batch: int = 64, mirror: bool = False) -> np.ndarray:
-    """Logits of preprocessed images; with mirror, averaged with those of the left-right mirror (as the export does)."""
+def view_logits(model: nn.Module, x: torch.Tensor, views: int = 1, batch: int = 64) -> np.ndarray:
+    """Logits of preprocessed images under each of the first `views` symmetries: shape (views, N, classes)."""
     model.eval()
     dev = next(model.parameters()).device
-    out = np.concatenate([model(x[s : s + batch].to(dev)).float().cpu().numpy() for s in range(0, len(x), batch)])
-    return (out + logits_of(model, torch.flip(x, dims=[3]), batch)) / 2 if mirror else out
+    out = [[model(v.to(dev)).float().cpu().numpy() for v in symmetry_views(x[s : s + batch], views)]
+           for s in range(0, len(x), batch)]
+    return np.stack([np.concatenate([b[k] for b in out]) for k in range(views)])
+
+
+def logits_of(model: nn.Module, x: torch.Tensor, batch: int = 64, views: int = 1) -> np.ndarray:
+    """Logits of preprocessed images, averaged over `views` symmetric views (as an export with those views does)."""
+    return view_logits(model, x, views, batch).mean(axis=0)
 
 
 @torch.no_grad()
@@ -370,6 +376,8 @@ def train(cfg: TrainConfig, cache: Cache, train_idx: np.ndarray, val_idx: np.nda
                 eta_total=eta_total,
             )
             del done_frac
+        if stopped_early and tot_n == 0:  # the time budget ran out before this epoch's first batch: nothing trained, nothing to record
+            break
         ep_time = time.time() - t_ep
         last = stopped_early or (timed and elapsed + ep_time >= budget_s) or (not timed and epoch + 1 >= cfg.epochs)
         if len(val_idx) and (last or (epoch + 1) % max(1, cfg.val_every) == 0 or size != cfg.low_size):

@@ -68,8 +68,9 @@ def load_folded_onnx(model: GapClassifier, onnx_path: Path, calib_images: torch.
     convs = [n for n in m.graph.node if n.op_type == "Conv"]
     gemms = [n for n in m.graph.node if n.op_type == "Gemm"]
     pairs = _conv_bn_pairs(model)
-    # the export's last Conv is the CAM (features x linear weights), not a layer of the network; an export
-    # that averages with the mirror image runs the network twice on the same weights (the first run comes first)
+    # the export's last Conv is the CAM (features x linear weights), not a layer of the network. Symmetric views
+    # go through the network as one batch (one copy of the weights); the earlier mirror-averaged format (the
+    # shipped model of 2026-11-21, run 2) runs the network twice on the same weights (the first run comes first)
     n = len(pairs)
     if len(convs) not in (n + 1, 2 * n + 1) or len(gemms) != (1 if len(convs) == n + 1 else 2):
         raise ValueError(f"{onnx_path}: {len(convs)} Conv / {len(gemms)} Gemm nodes do not match this architecture "

@@ -140,6 +140,55 @@ class TinyTrainExportTest(unittest.TestCase):
         self._run("vgg16", 32)
 
 
+class SymmetryViewsTest(unittest.TestCase):
+    """Test-time views: the eight symmetries of the square, and the export averages exactly what finish chose on."""
+
+    def test_views_are_the_symmetries_of_the_square(self) -> None:
+        import torch
+
+        from diagrodl_ml.models import symmetry_views
+
+        x = torch.arange(16, dtype=torch.float32).reshape(1, 1, 4, 4)
+        for n in (1, 2, 4, 8):
+            views = symmetry_views(x, n)
+            self.assertEqual(len({tuple(v.flatten().tolist()) for v in views}), n)
+            self.assertTrue(torch.equal(views[0], x))
+        corners = {(v[0, 0, 0, 0].item(), v[0, 0, 0, 3].item()) for v in symmetry_views(x, 8)}
+        self.assertEqual(len(corners), 8)  # each symmetry puts a different corner pair on top
+        with self.assertRaises(ValueError):
+            symmetry_views(x, 3)
+        with self.assertRaises(ValueError):
+            symmetry_views(torch.zeros(1, 1, 4, 5), 8)
+
+    def test_export_wrapper_averages_the_views_and_keeps_the_plain_cam(self) -> None:
+        import torch
+
+        from diagrodl_ml.calibrate import softmax
+        from diagrodl_ml.export import CalibratedCamModel
+        from diagrodl_ml.models import build_model
+        from diagrodl_ml.train import logits_of, view_logits
+
+        torch.manual_seed(5)
+        model = build_model("mobilenet").eval()
+        with torch.no_grad():  # an untrained network answers almost the same whatever the view
+            for m in model.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.weight.uniform_(0.5, 2.0)
+                    m.bias.uniform_(-0.5, 0.5)
+        x = torch.randn(3, 3, 64, 64)
+        per_view = view_logits(model, x, 8, batch=2)
+        self.assertEqual(per_view.shape, (8, 3, len(CLASS_IDS)))
+        self.assertFalse(np.allclose(per_view[0], per_view[1]))
+        with torch.no_grad():
+            plain_probs, plain_cam = CalibratedCamModel(model, 1.3, 1)(x)
+            for n in (2, 4, 8):
+                probs, cam = CalibratedCamModel(model, 1.3, n)(x)
+                np.testing.assert_allclose(probs.numpy(), softmax(logits_of(model, x, views=n), 1.3), atol=1e-5)
+                np.testing.assert_allclose(per_view[:n].mean(axis=0), logits_of(model, x, views=n), atol=1e-5)
+                np.testing.assert_allclose(cam.numpy(), plain_cam.numpy(), atol=1e-5)
+        np.testing.assert_allclose(plain_probs.numpy(), softmax(logits_of(model, x), 1.3), atol=1e-5)
+
+
 class WarmStartTest(unittest.TestCase):
     """An exported ONNX file (BatchNorm folded) is unfolded back into an equivalent PyTorch model."""
 
@@ -147,7 +196,7 @@ class WarmStartTest(unittest.TestCase):
         import torch
 
         from diagrodl_ml.cli import _init_provenance
-        from diagrodl_ml.export import export_onnx
+        from diagrodl_ml.export import CalibratedCamModel, export_onnx
         from diagrodl_ml.models import build_model
         from diagrodl_ml.warmstart import load_folded_onnx
 
@@ -175,13 +224,27 @@ class WarmStartTest(unittest.TestCase):
             np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-3, atol=1e-3 * float(a.abs().max()))
             with self.assertRaises(ValueError):
                 load_folded_onnx(build_model("resnet50"), path, x[:4])
-            mirrored = Path(d) / "mirrored.onnx"
-            export_onnx(original, 1.7, mirrored, size=64, mirror=True)
-            restored2 = build_model("mobilenet")
-            load_folded_onnx(restored2, mirrored, x[:16])
-            restored2.eval()
-            with torch.no_grad():
-                np.testing.assert_allclose(restored2(x).numpy(), a.numpy(), rtol=1e-3, atol=1e-3 * float(a.abs().max()))
+            # an export averaging 8 symmetric views (one batched pass), and the earlier two-pass mirror-averaged
+            # format (the network twice in the graph), which the shipped model of 2026-11-21 used
+            viewed = Path(d) / "views8.onnx"
+            export_onnx(original, 1.7, viewed, size=64, views=8)
+            legacy = Path(d) / "mirrored.onnx"
+
+            class TwoPass(CalibratedCamModel):
+                def forward(self, x):  # type: ignore[override]
+                    f = self.features(x)
+                    a = self.fc(f.mean(dim=(2, 3)))
+                    b = self.fc(self.features(torch.flip(x, dims=[3])).mean(dim=(2, 3)))
+                    cam = torch.nn.functional.conv2d(f, self.fc.weight[:, :, None, None])
+                    return torch.softmax((a + b) * 0.5 * self.inv_t, dim=1), cam
+
+            torch.onnx.export(TwoPass(original, 1.7), torch.zeros(1, 3, 64, 64), str(legacy), opset_version=17)
+            for f in (viewed, legacy):
+                restored2 = build_model("mobilenet")
+                load_folded_onnx(restored2, f, x[:16])
+                restored2.eval()
+                with torch.no_grad():
+                    np.testing.assert_allclose(restored2(x).numpy(), a.numpy(), rtol=1e-3, atol=1e-3 * float(a.abs().max()))
             (Path(d) / "mobilenet.card.json").write_text(json.dumps({"training": {"epochs": 48}, "metrics": {"accuracy": 0.9}}))
             prov = _init_provenance(path)
             self.assertEqual(prov["epochs"], 48)
