@@ -169,15 +169,25 @@ test.describe('disease pages', () => {
     await carousel.hover(); // pauses the autoplay
     const current = carousel.locator('.dg-carousel-slide.is-current');
     await expect(current).toHaveAttribute('aria-label', '1 de 10');
+    // the slide transition lasts 1 s: record each slide animation as it starts (reading
+    // getAnimations() afterwards misses it when a loaded machine takes over 1 s to get there)
+    await page.evaluate(() => {
+      const w = window as unknown as { slideDurations: unknown[] };
+      w.slideDurations = [];
+      const animate = Element.prototype.animate;
+      Element.prototype.animate = function (this: Element, keyframes, options) {
+        if (this.classList.contains('dg-carousel-slide'))
+          w.slideDurations.push(typeof options === 'number' ? options : options?.duration);
+        return animate.call(this, keyframes, options);
+      };
+    });
     await carousel.getByRole('button', { name: 'Imagen anterior' }).click();
     await expect(current).toHaveAttribute('aria-label', '10 de 10');
-    // the slide transition lasts 1 s
-    const durations = await carousel
-      .locator('.dg-carousel-slide')
-      .evaluateAll((els) =>
-        els.flatMap((el) => el.getAnimations().map((a) => a.effect?.getTiming().duration)),
-      );
+    const durations = await page.evaluate(
+      () => (window as unknown as { slideDurations: unknown[] }).slideDurations,
+    );
     expect(durations).toContain(1000);
+    expect(durations.every((d) => d === 1000)).toBe(true);
     await carousel.getByRole('button', { name: 'Imagen siguiente' }).click();
     await expect(current).toHaveAttribute('aria-label', '1 de 10');
     await carousel.getByRole('button', { name: 'Imagen siguiente' }).click();
