@@ -82,6 +82,28 @@ async function openDisease(page: Page, route: string): Promise<void> {
   await expect(page.locator('article.disease-article h1')).toBeVisible();
 }
 
+/**
+ * Record the duration of every carousel slide animation as it starts. Reading getAnimations()
+ * after a slide change misses the 1 s transition when a loaded machine takes longer than that to
+ * get there, and would let a "no animation" check pass for the wrong reason.
+ */
+async function recordSlideAnimations(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { slideDurations: unknown[] };
+    w.slideDurations = [];
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (this: Element, keyframes, options) {
+      if (this.classList.contains('dg-carousel-slide'))
+        w.slideDurations.push(typeof options === 'number' ? options : options?.duration);
+      return animate.call(this, keyframes, options);
+    };
+  });
+}
+
+async function slideAnimationDurations(page: Page): Promise<unknown[]> {
+  return page.evaluate(() => (window as unknown as { slideDurations: unknown[] }).slideDurations);
+}
+
 test.describe('disease pages', () => {
   test.beforeEach(async ({ page }) => {
     await page.setViewportSize({ width: 1400, height: 900 });
@@ -169,23 +191,10 @@ test.describe('disease pages', () => {
     await carousel.hover(); // pauses the autoplay
     const current = carousel.locator('.dg-carousel-slide.is-current');
     await expect(current).toHaveAttribute('aria-label', '1 de 10');
-    // the slide transition lasts 1 s: record each slide animation as it starts (reading
-    // getAnimations() afterwards misses it when a loaded machine takes over 1 s to get there)
-    await page.evaluate(() => {
-      const w = window as unknown as { slideDurations: unknown[] };
-      w.slideDurations = [];
-      const animate = Element.prototype.animate;
-      Element.prototype.animate = function (this: Element, keyframes, options) {
-        if (this.classList.contains('dg-carousel-slide'))
-          w.slideDurations.push(typeof options === 'number' ? options : options?.duration);
-        return animate.call(this, keyframes, options);
-      };
-    });
+    await recordSlideAnimations(page);
     await carousel.getByRole('button', { name: 'Imagen anterior' }).click();
     await expect(current).toHaveAttribute('aria-label', '10 de 10');
-    const durations = await page.evaluate(
-      () => (window as unknown as { slideDurations: unknown[] }).slideDurations,
-    );
+    const durations = await slideAnimationDurations(page);
     expect(durations).toContain(1000);
     expect(durations.every((d) => d === 1000)).toBe(true);
     await carousel.getByRole('button', { name: 'Imagen siguiente' }).click();
@@ -228,15 +237,13 @@ test.describe('disease pages', () => {
     await expect(still.getByRole('button', { name: 'Detener el avance automático' })).toHaveCount(
       0,
     );
+    await recordSlideAnimations(page);
     await still.getByRole('button', { name: 'Imagen siguiente' }).click();
     await expect(still.locator('.dg-carousel-slide.is-current')).toHaveAttribute(
       'aria-label',
       '2 de 10',
     );
-    const running = await still
-      .locator('.dg-carousel-slide')
-      .evaluateAll((els) => els.flatMap((el) => el.getAnimations()).length);
-    expect(running).toBe(0);
+    expect(await slideAnimationDurations(page)).toEqual([]);
   });
 
   test('the table of contents lists the sections and highlights the one in view', async ({
