@@ -2,6 +2,7 @@
 # Entry point of the ML pipeline (root npm scripts "train" and "ml:evaluate" call it).
 #   bash ml/run.sh train --arch mobilenet|resnet50|vgg16 [--epochs N] [--resume]
 #   bash ml/run.sh finish --arch mobilenet        # calibrate + export + card from the last checkpoint
+#   bash ml/run.sh finish --from-onnx F.onnx      # the same from an earlier export's network
 #   bash ml/run.sh evaluate --model models/mobilenet.onnx [--update-card]
 # Uses Debian's /usr/bin/python3 (python3-torch 1.13), not another python3 on PATH.
 set -euo pipefail

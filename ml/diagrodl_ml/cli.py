@@ -2,6 +2,7 @@
 
     python3 -m diagrodl_ml.cli train --arch mobilenet [--epochs N] [--resume]
     python3 -m diagrodl_ml.cli finish --arch mobilenet          # calibrate/export/card from the last checkpoint
+    python3 -m diagrodl_ml.cli finish --from-onnx F.onnx        # the same from an earlier export's network
     python3 -m diagrodl_ml.cli evaluate --model models/mobilenet.onnx [--update-card]
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 import torch
 
 from . import data as D
-from .calibrate import choose_threshold, ece, fit_temperature, nll, softmax
+from .calibrate import calibrated, choose_calibration, choose_threshold, ece, fit_temperature, nll, softmax
 from .card import build_card, card_path, model_name, write_card
 from .classes import CLASS_IDS
 from .evaluate import (
@@ -95,115 +96,13 @@ def _better_on_validation(base: np.ndarray, candidate: np.ndarray, y: np.ndarray
     return (acc1, -nll1) > (acc0, -nll0), figures
 
 
-def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
-    torch.set_num_threads(args.threads)
-    run_dir = Path(args.run_dir) if args.run_dir else RUNS_DIR / args.arch
-    model, ck = load_checkpoint(run_dir)
-    cfg = TrainConfig(**{k: v for k, v in ck["config"].items() if k in {f.name for f in fields(TrainConfig)}})
-    from .train import resolve_device
-    device = resolve_device(getattr(args, "device", None) or cfg.device)
-    model = model.to(device)
-    size = cfg.final_size
-    name = model_name(cfg.arch)
-    t0 = time.time()
-    print(f"finishing {name}: checkpoint after epoch {ck['epoch'] + 1}", flush=True)
-    from .train import eval_all, logits_of, view_logits
-    val_sorted, test_sorted = np.sort(idx["val"]), np.sort(idx["test"])
-    y_val = cache.labels[val_sorted]
-    y_test = cache.labels[test_sorted]
-    xv = eval_all(cache.images, val_sorted, size)
-    xt = eval_all(cache.images, test_sorted, size)
-    val_logits = logits_of(model, xv)
-    bn_note = ""
-    if not args.no_bn_recalibration:
-        import copy
+# notes that finish() writes afresh each time; a re-finished export drops its card's old ones
+_FINISH_NOTE_PREFIXES = ("BatchNorm statistics re-estimated", "averaging the logits of symmetric views",
+                         "max |onnxruntime-node", "calibration chosen by", "re-finished from ")
 
-        from .train import recalibrate_bn
-        recal = copy.deepcopy(model)
-        n_bn = recalibrate_bn(recal, cache, idx["train"], size, seed=cfg.seed)
-        if n_bn:
-            val_recal = logits_of(recal, xv)
-            keep, figures = _better_on_validation(val_logits, val_recal, y_val)
-            bn_note = (f"BatchNorm statistics re-estimated at {size} px on {n_bn} training images: {figures}; "
-                       + ("kept (chosen on validation)" if keep else "not kept (chosen on validation)"))
-            print(bn_note, flush=True)
-            if keep:
-                model, val_logits = recal, val_recal
-    views, views_note = 1, ""
-    if args.max_views > 1:
-        per_view = view_logits(model, xv, args.max_views)
-        tried = []
-        for k in (v for v in VIEW_COUNTS if 1 < v <= args.max_views):
-            better, figures = _better_on_validation(per_view[:views].mean(axis=0), per_view[:k].mean(axis=0), y_val)
-            tried.append(f"{views} -> {k} views: {figures}" + (" (kept)" if better else ""))
-            if better:
-                views = k
-        views_note = ("averaging the logits of symmetric views of each image (1: itself, 2: + left-right mirror, "
-                      "4: + upside-down and half turn, 8: + quarter turns and diagonal mirrors), chosen on validation: "
-                      + "; ".join(tried) + f"; exported with {views} view(s) inside the graph")
-        print(views_note, flush=True)
-        val_logits = per_view[:views].mean(axis=0)
-    temperature = fit_temperature(val_logits, y_val)
-    val_raw, val_cal = softmax(val_logits, 1.0), softmax(val_logits, temperature)
-    rejection = choose_threshold(val_cal, y_val)
-    print(f"temperature {temperature:.4f}; val ECE {ece(val_raw, y_val):.4f} -> {ece(val_cal, y_val):.4f}; "
-          f"threshold {rejection['threshold']}", flush=True)
-    fp16 = args.fp16 if args.fp16 is not None else FP16_DEFAULT.get(name, False)
-    onnx_path = args.models_dir / f"{name}.onnx"
-    model = model.cpu()
-    info = export_onnx(model, temperature, onnx_path, size=size, fp16_weights=fp16, views=views)
-    model = model.to(device)
-    print(f"exported {onnx_path} ({info['size_bytes'] / 1e6:.1f} MB, sha256 {info['sha256'][:12]}...)", flush=True)
-    test_logits = logits_of(model, xt, views=views)
-    torch_test = softmax(test_logits, temperature)
-    notes: list[str] = [n for n in (bn_note, views_note) if n]
-    use_ort = node_ort_available() and not args.no_ort
-    if use_ort:
-        test_probs = onnx_probabilities(onnx_path, (xt[s:s + 64].numpy() for s in range(0, len(xt), 64)))
-        diff = float(np.abs(test_probs - torch_test).max())
-        evaluated_with = "onnxruntime-node on the exported file"
-        notes.append(f"max |onnxruntime-node - PyTorch| probability on the test split: {diff:.2e}")
-        print(f"onnxruntime-node vs PyTorch max abs diff {diff:.2e}", flush=True)
 
-        def predict(imgs: np.ndarray) -> np.ndarray:
-            return onnx_probabilities(onnx_path, batches_from_u8(imgs, size))
-    else:
-        test_probs = torch_test
-        evaluated_with = "PyTorch checkpoint identical to the export (onnxruntime-node not installed)"
-
-        def predict(imgs: np.ndarray) -> np.ndarray:
-            from .train import eval_tensor
-            return np.concatenate([softmax(logits_of(model, eval_tensor(imgs[s:s + 64], size), views=views), temperature)
-                                   for s in range(0, len(imgs), 64)])
-    m = metrics(test_probs, y_test)
-    cal_test = calibration_summary(test_probs, y_test, temperature)
-    calibration = {
-        "method": "temperature scaling fitted on the validation split (LBFGS on NLL); ECE with 15 equal-width bins",
-        "temperature": round(temperature, 5),
-        "bins": 15,
-        "val_ece_before": round(ece(val_raw, y_val), 4),
-        "val_ece_after": round(ece(val_cal, y_val), 4),
-        "val_nll_before": round(nll(val_raw, y_val), 4),
-        "val_nll_after": round(nll(val_cal, y_val), 4),
-        "test_ece_before": cal_test["ece_before"],
-        "test_ece_after": cal_test["ece_after"],
-    }
-    test_top = test_probs.max(axis=1)
-    acc_mask = test_top >= rejection["threshold"]
-    rejection_out = {
-        **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in rejection.items()},
-        "method": ("top calibrated probability; threshold = 2nd percentile of the top probability of correctly classified "
-                   "validation images (at most ~2% of right answers withheld), clamped to [0.5, 0.95]"),
-        "test_coverage": round(float(acc_mask.mean()), 4),
-        "test_accuracy_accepted": round(float((test_probs.argmax(1)[acc_mask] == y_test[acc_mask]).mean()), 4) if acc_mask.any() else 0.0,
-        "label_below_threshold": {"es": "No reconocido con confianza", "en": "Not recognised with confidence"},
-    }
-    ood: dict = {"note": ("Procedural images only: no real field photos are available in this environment, so these numbers "
-                          "do not predict field accuracy.")}
-    if args.ood:
-        sets = ood_sets(cache.images[test_sorted], cache.masks[test_sorted], cache.labels[test_sorted], n=args.ood)
-        ood["sets"] = ood_report(predict, sets, rejection["threshold"])
-        print("out-of-distribution:", json.dumps(ood["sets"]), flush=True)
+def _training_section(cfg: TrainConfig, ck: dict, device: torch.device) -> tuple[dict, list[str]]:
+    """The card's `training` block and its notes, from a checkpoint of train.py."""
     hist = ck["history"]
     schedule: list[dict[str, int]] = []
     for h in hist:
@@ -230,6 +129,7 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
         "time_seconds": round(float(ck["elapsed_s"]), 1),
         "history": hist,
     }
+    notes: list[str] = []
     if cfg.init_onnx:
         training["initialised_from"] = _init_provenance(Path(cfg.init_onnx))
         notes.append(f"continued training from {Path(cfg.init_onnx).name} (an earlier export of this project, "
@@ -240,8 +140,166 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
                      "one-cycle learning rate followed the fraction of the budget used; the last epoch may be partial")
     elif len(hist) < cfg.epochs:
         notes.append(f"training stopped after {len(hist)} of {cfg.epochs} planned epochs (time limit); exported that checkpoint")
+    return training, notes
+
+
+def _from_onnx(args: argparse.Namespace, cache, idx) -> tuple[torch.nn.Module, dict, dict, list[str]]:
+    """The network of an earlier export (warmstart.py) with its card's training block and lasting notes."""
+    from .models import build_model
+    from .train import eval_all
+    from .warmstart import load_folded_onnx
+
+    src = Path(args.from_onnx)
+    prev = json.loads(card_path(src).read_text())
+    if prev["architecture"] != torchvision_name(args.arch):
+        raise SystemExit(f"error: {src} is a {prev['architecture']}, not --arch {args.arch}")
+    model = build_model(args.arch)
+    seed = int(prev["training"].get("seed", 7))
+    rng = np.random.default_rng(seed)
+    pick = np.sort(rng.choice(idx["train"], size=min(512, len(idx["train"])), replace=False))
+    size = int(prev["input"]["size"])
+    load_folded_onnx(model, src, eval_all(cache.images, pick, size))
+    notes = [n for n in prev.get("notes", []) if not n.startswith(_FINISH_NOTE_PREFIXES)]
+    notes.append(f"re-finished from {src.name} (sha256 {prev['file']['sha256'][:12]}..., BatchNorm unfolded by "
+                 "warmstart.py): same network weights and training as that card records; views, calibration, "
+                 "rejection threshold and every figure below measured again")
+    return model, {"size": size, "seed": seed, "device": "cpu"}, prev["training"], notes
+
+
+def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
+    torch.set_num_threads(args.threads)
+    from .train import resolve_device
+    if getattr(args, "from_onnx", None):
+        model, run, training, base_notes = _from_onnx(args, cache, idx)
+        arch = args.arch
+        origin = f"the network of {args.from_onnx}"
+    else:
+        run_dir = Path(args.run_dir) if args.run_dir else RUNS_DIR / args.arch
+        model, ck = load_checkpoint(run_dir)
+        cfg = TrainConfig(**{k: v for k, v in ck["config"].items() if k in {f.name for f in fields(TrainConfig)}})
+        run = {"size": cfg.final_size, "seed": cfg.seed, "device": cfg.device}
+        arch = cfg.arch
+        origin = f"checkpoint after epoch {ck['epoch'] + 1}"
+    device = resolve_device(getattr(args, "device", None) or run["device"])
+    if not getattr(args, "from_onnx", None):
+        training, base_notes = _training_section(cfg, ck, device)
+    model = model.to(device)
+    size = run["size"]
+    name = model_name(arch)
+    t0 = time.time()
+    print(f"finishing {name}: {origin}", flush=True)
+    from .train import eval_all, logits_of, view_logits
+    val_sorted, test_sorted = np.sort(idx["val"]), np.sort(idx["test"])
+    y_val = cache.labels[val_sorted]
+    y_test = cache.labels[test_sorted]
+    xv = eval_all(cache.images, val_sorted, size)
+    xt = eval_all(cache.images, test_sorted, size)
+    val_logits = logits_of(model, xv)
+    bn_note = ""
+    if not args.no_bn_recalibration:
+        import copy
+
+        from .train import recalibrate_bn
+        recal = copy.deepcopy(model)
+        n_bn = recalibrate_bn(recal, cache, idx["train"], size, seed=run["seed"])
+        if n_bn:
+            val_recal = logits_of(recal, xv)
+            keep, figures = _better_on_validation(val_logits, val_recal, y_val)
+            bn_note = (f"BatchNorm statistics re-estimated at {size} px on {n_bn} training images: {figures}; "
+                       + ("kept (chosen on validation)" if keep else "not kept (chosen on validation)"))
+            print(bn_note, flush=True)
+            if keep:
+                model, val_logits = recal, val_recal
+    views, views_note = 1, ""
+    if args.max_views > 1:
+        per_view = view_logits(model, xv, args.max_views)
+        tried = []
+        for k in (v for v in VIEW_COUNTS if 1 < v <= args.max_views):
+            better, figures = _better_on_validation(per_view[:views].mean(axis=0), per_view[:k].mean(axis=0), y_val)
+            tried.append(f"{views} -> {k} views: {figures}" + (" (kept)" if better else ""))
+            if better:
+                views = k
+        views_note = ("averaging the logits of symmetric views of each image (1: itself, 2: + left-right mirror, "
+                      "4: + upside-down and half turn, 8: + quarter turns and diagonal mirrors), chosen on validation: "
+                      + "; ".join(tried) + f"; exported with {views} view(s) inside the graph")
+        print(views_note, flush=True)
+        val_logits = per_view[:views].mean(axis=0)
+    cal = choose_calibration(val_logits, y_val, seed=run["seed"])
+    temperature, bias = cal["temperature"], cal["bias"]
+    cal_note = ("calibration chosen by 5-fold cross-validation on the validation split (10 shuffles; lowest held-out "
+                "NLL decides, then refitted on the whole split): "
+                + "; ".join(("temperature only" if c["bias_l2"] is None else f"temperature + class bias (L2 {c['bias_l2']:g})")
+                            + f": NLL {c['nll']:.4f}, accuracy {c['accuracy']:.4f}, min recall {c['min_recall']:.4f}"
+                            for c in cal["cv"])
+                + f"; chosen: {cal['method']}" + ("" if cal["bias_l2"] is None else f" (L2 {cal['bias_l2']:g})"))
+    print(cal_note, flush=True)
+    val_raw, val_cal = softmax(val_logits, 1.0), calibrated(val_logits, temperature, bias)
+    rejection = choose_threshold(val_cal, y_val)
+    print(f"temperature {temperature:.4f}; val ECE {ece(val_raw, y_val):.4f} -> {ece(val_cal, y_val):.4f}; "
+          f"threshold {rejection['threshold']}", flush=True)
+    fp16 = args.fp16 if args.fp16 is not None else FP16_DEFAULT.get(name, False)
+    onnx_path = args.models_dir / f"{name}.onnx"
+    model = model.cpu()
+    info = export_onnx(model, temperature, onnx_path, size=size, fp16_weights=fp16, views=views, bias=bias)
+    model = model.to(device)
+    print(f"exported {onnx_path} ({info['size_bytes'] / 1e6:.1f} MB, sha256 {info['sha256'][:12]}...)", flush=True)
+    test_logits = logits_of(model, xt, views=views)
+    torch_test = calibrated(test_logits, temperature, bias)
+    notes: list[str] = [n for n in (bn_note, views_note, cal_note) if n]
+    use_ort = node_ort_available() and not args.no_ort
+    if use_ort:
+        test_probs = onnx_probabilities(onnx_path, (xt[s:s + 64].numpy() for s in range(0, len(xt), 64)))
+        diff = float(np.abs(test_probs - torch_test).max())
+        evaluated_with = "onnxruntime-node on the exported file"
+        notes.append(f"max |onnxruntime-node - PyTorch| probability on the test split: {diff:.2e}")
+        print(f"onnxruntime-node vs PyTorch max abs diff {diff:.2e}", flush=True)
+
+        def predict(imgs: np.ndarray) -> np.ndarray:
+            return onnx_probabilities(onnx_path, batches_from_u8(imgs, size))
+    else:
+        test_probs = torch_test
+        evaluated_with = "PyTorch checkpoint identical to the export (onnxruntime-node not installed)"
+
+        def predict(imgs: np.ndarray) -> np.ndarray:
+            from .train import eval_tensor
+            return np.concatenate([calibrated(logits_of(model, eval_tensor(imgs[s:s + 64], size), views=views), temperature, bias)
+                                   for s in range(0, len(imgs), 64)])
+    m = metrics(test_probs, y_test)
+    cal_test = calibration_summary(test_probs, y_test, temperature, bias)
+    calibration = {
+        "method": ("temperature scaling fitted on the validation split (LBFGS on NLL); ECE with 15 equal-width bins"
+                   if bias is None else
+                   "bias-corrected temperature scaling: probabilities = softmax(logits / T + b), T and per-class biases b "
+                   f"fitted on the validation split (LBFGS on NLL + {cal['bias_l2']:g} * |b|^2); ECE with 15 equal-width bins"),
+        "temperature": round(temperature, 5),
+        **({} if bias is None else {"class_bias": [round(float(v), 5) for v in bias]}),
+        "bins": 15,
+        "val_ece_before": round(ece(val_raw, y_val), 4),
+        "val_ece_after": round(ece(val_cal, y_val), 4),
+        "val_nll_before": round(nll(val_raw, y_val), 4),
+        "val_nll_after": round(nll(val_cal, y_val), 4),
+        "test_ece_before": cal_test["ece_before"],
+        "test_ece_after": cal_test["ece_after"],
+    }
+    test_top = test_probs.max(axis=1)
+    acc_mask = test_top >= rejection["threshold"]
+    rejection_out = {
+        **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in rejection.items()},
+        "method": ("top calibrated probability; threshold = 2nd percentile of the top probability of correctly classified "
+                   "validation images (at most ~2% of right answers withheld), clamped to [0.5, 0.95]"),
+        "test_coverage": round(float(acc_mask.mean()), 4),
+        "test_accuracy_accepted": round(float((test_probs.argmax(1)[acc_mask] == y_test[acc_mask]).mean()), 4) if acc_mask.any() else 0.0,
+        "label_below_threshold": {"es": "No reconocido con confianza", "en": "Not recognised with confidence"},
+    }
+    ood: dict = {"note": ("Procedural images only: no real field photos are available in this environment, so these numbers "
+                          "do not predict field accuracy.")}
+    if args.ood:
+        sets = ood_sets(cache.images[test_sorted], cache.masks[test_sorted], cache.labels[test_sorted], n=args.ood)
+        ood["sets"] = ood_report(predict, sets, rejection["threshold"])
+        print("out-of-distribution:", json.dumps(ood["sets"]), flush=True)
+    notes = base_notes + notes
     card = build_card(
-        arch=cfg.arch, tv_name=torchvision_name(cfg.arch), onnx_info=info, onnx_file=onnx_path.name, size=size,
+        arch=arch, tv_name=torchvision_name(arch), onnx_info=info, onnx_file=onnx_path.name, size=size,
         params=count_params(model), data=_data_section(args, items, split, hashes), training=training,
         calibration=calibration, rejection=rejection_out, test_metrics=m, evaluated_with=evaluated_with, ood=ood, notes=notes,
     )
@@ -274,7 +332,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     probs = onnx_probabilities(model_path, batches_from_u8(cache.images[test_sorted], size))
     y = cache.labels[test_sorted]
     m = metrics(probs, y)
-    cal = calibration_summary(probs, y, float(card["calibration"]["temperature"]))
+    cal = calibration_summary(probs, y, float(card["calibration"]["temperature"]), card["calibration"].get("class_bias"))
     thr = float(card["rejection"]["threshold"])
     print(f"{model_path}: test n={m['n']} accuracy {m['accuracy']:.4f} macro-F1 {m['macro_f1']:.4f} "
           f"min recall {m['min_recall']:.4f} ECE {cal['ece_before']:.4f} -> {cal['ece_after']:.4f} "
@@ -310,6 +368,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="most symmetric views averaged in the exported graph (chosen on validation; 1 = none)")
     pt.add_argument("--resume", action="store_true")
     pf.add_argument("--device", default=None, help="cpu | cuda | auto (default: the checkpoint's)")
+    pf.add_argument("--from-onnx", default=None,
+                    help="re-finish an earlier export of this project (its network, re-calibrated) instead of a checkpoint")
     for f in fields(TrainConfig):
         if f.name in ("arch", "threads", "run_dir"):
             continue

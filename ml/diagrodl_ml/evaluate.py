@@ -74,9 +74,11 @@ def onnx_probabilities(model_path: Path, batches: Iterable[np.ndarray]) -> np.nd
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def calibration_summary(probs_cal: np.ndarray, labels: np.ndarray, temperature: float) -> dict:
-    """ECE after (the calibrated probabilities) and before (logits recovered as T*log p)."""
-    raw = softmax(temperature * np.log(np.clip(probs_cal, 1e-30, 1.0)), 1.0)
+def calibration_summary(probs_cal: np.ndarray, labels: np.ndarray, temperature: float,
+                        bias: np.ndarray | None = None) -> dict:
+    """ECE after (the calibrated probabilities) and before (logits recovered as T*(log p - b), up to a shift)."""
+    log_p = np.log(np.clip(probs_cal, 1e-30, 1.0)) - (0.0 if bias is None else np.asarray(bias))
+    raw = softmax(temperature * log_p, 1.0)
     return {"ece_before": round(ece(raw, labels), 4), "ece_after": round(ece(probs_cal, labels), 4)}
 
 

@@ -1,4 +1,4 @@
-"""ONNX export: `input` [N,3,H,W] -> `probabilities` [N,10] (softmax(logits/T)) and `cam` [N,10,h,w]."""
+"""ONNX export: `input` [N,3,H,W] -> `probabilities` [N,10] (softmax(logits/T + b)) and `cam` [N,10,h,w]."""
 from __future__ import annotations
 
 import hashlib
@@ -24,12 +24,16 @@ class CalibratedCamModel(nn.Module):
     [0, 1] and can be drawn directly as a heatmap (upsample to the input size on the client).
     """
 
-    def __init__(self, model: GapClassifier, temperature: float, views: int = 1) -> None:
+    def __init__(self, model: GapClassifier, temperature: float, views: int = 1,
+                 bias: np.ndarray | None = None) -> None:
         super().__init__()
         self.features = model.features
         self.fc = model.fc
         self.views = views
         self.register_buffer("inv_t", torch.tensor(1.0 / temperature, dtype=torch.float32))
+        # per-class calibration biases (calibrate.fit_calibration); zeros for plain temperature scaling
+        n = model.fc.out_features
+        self.register_buffer("class_bias", torch.zeros(n) if bias is None else torch.tensor(bias, dtype=torch.float32))
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         # with views > 1, the symmetric views (models.symmetry_views) go through the network as one batch and
@@ -39,7 +43,7 @@ class CalibratedCamModel(nn.Module):
         if self.views > 1:
             logits = logits.reshape(self.views, -1, logits.shape[1]).mean(dim=0)
             f = f.reshape(self.views, -1, *f.shape[1:])[0]
-        probs = torch.softmax(logits * self.inv_t, dim=1)
+        probs = torch.softmax(logits * self.inv_t + self.class_bias, dim=1)
         cam = F.relu(F.conv2d(f, self.fc.weight[:, :, None, None]))
         peak = cam.amax(dim=(2, 3), keepdim=True)
         cam = cam / (peak + 1e-6)
@@ -68,10 +72,10 @@ def _fp16_initializers(model: onnx.ModelProto, min_elements: int = 4096) -> onnx
 
 
 def export_onnx(model: GapClassifier, temperature: float, path: Path, size: int = 224, fp16_weights: bool = False,
-                views: int = 1) -> dict:
+                views: int = 1, bias: np.ndarray | None = None) -> dict:
     """Export and return {sha256, size_bytes, cam_shape, weights_dtype}."""
     model = model.eval()
-    wrapper = CalibratedCamModel(model, temperature, views).eval()
+    wrapper = CalibratedCamModel(model, temperature, views, bias).eval()
     dummy = torch.zeros(1, 3, size, size)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.onnx")
@@ -89,7 +93,7 @@ def export_onnx(model: GapClassifier, temperature: float, path: Path, size: int 
     m = onnx.load(str(tmp))
     if fp16_weights:
         m = _fp16_initializers(m)
-    m.doc_string = "DiAgroDL tomato leaf classifier: probabilities are temperature-calibrated; cam maps in [0,1]."
+    m.doc_string = "DiAgroDL tomato leaf classifier: probabilities are calibrated (temperature, per-class bias); cam maps in [0,1]."
     onnx.checker.check_model(m)
     onnx.save(m, str(path))
     tmp.unlink(missing_ok=True)

@@ -61,6 +61,44 @@ class CalibrationTest(unittest.TestCase):
         r = choose_threshold(softmax(logits, t), y)
         self.assertTrue(0.5 <= r["threshold"] <= 0.95)
 
+    def test_class_bias_corrects_an_underpredicted_class(self) -> None:
+        from diagrodl_ml.calibrate import calibrated, choose_calibration, nll
+
+        def sample(seed: int, n: int = 1500) -> tuple[np.ndarray, np.ndarray]:
+            rng = np.random.default_rng(seed)
+            y = rng.integers(0, 10, n)
+            logits = rng.normal(0, 1, (n, 10))
+            logits[np.arange(n), y] += 3.0
+            logits[:, 2] -= 2.5  # the network under-predicts class 2, whatever the image
+            return logits, y
+
+        logits, y = sample(2)
+        c = choose_calibration(logits, y, repeats=2)
+        self.assertEqual(c["method"], "temperature and per-class bias")
+        self.assertEqual(len(c["cv"]), 4)
+        self.assertIsNone(c["cv"][0]["bias_l2"])
+        self.assertLess(min(r["nll"] for r in c["cv"][1:]), c["cv"][0]["nll"])
+        self.assertGreater(c["bias"][2], 1.5)
+        self.assertAlmostEqual(float(np.sum(c["bias"])), 0.0, places=6)
+        fresh, y2 = sample(3)  # judged on images it was not fitted on
+        plain = softmax(fresh, fit_temperature(logits, y))
+        fixed = calibrated(fresh, c["temperature"], c["bias"])
+        recall = lambda p: float((p.argmax(1)[y2 == 2] == 2).mean())  # noqa: E731
+        self.assertGreater(recall(fixed), recall(plain) + 0.2)
+        self.assertLess(nll(fixed, y2), nll(plain, y2))
+
+    def test_plain_temperature_wins_when_the_classes_are_balanced(self) -> None:
+        from diagrodl_ml.calibrate import choose_calibration
+
+        rng = np.random.default_rng(4)
+        y = rng.integers(0, 10, 1500)
+        logits = rng.normal(0, 1, (1500, 10))
+        logits[np.arange(1500), y] += 3.0
+        c = choose_calibration(logits, y, repeats=2)
+        self.assertEqual(c["method"], "temperature")
+        self.assertIsNone(c["bias"])
+        self.assertEqual(min(c["cv"], key=lambda r: r["nll"])["bias_l2"], None)
+
 
 class SplitTest(unittest.TestCase):
     def test_grouped_split_on_shared_data(self) -> None:
@@ -132,6 +170,28 @@ class TinyTrainExportTest(unittest.TestCase):
 
     def test_mobilenet(self) -> None:
         self._run("mobilenet", 32)
+        # finish --from-onnx: the same network re-calibrated into a new file and card, training as recorded
+        import onnx
+
+        from diagrodl_ml.cli import main
+
+        out = self.tmp / "mobilenet"
+        rc = main([
+            "finish", "--arch", "mobilenet", "--from-onnx", str(out / "models" / "mobilenet.onnx"), "--max-views", "2",
+            "--ood", "0", "--no-ort", "--data-dir", str(self.tmp / "data"), "--cache-dir", str(self.tmp / "cache"),
+            "--splits-dir", str(out / "splits"), "--models-dir", str(out / "again"),
+        ])
+        self.assertEqual(rc, 0)
+        before = json.loads((out / "models" / "mobilenet.card.json").read_text())
+        after = json.loads((out / "again" / "mobilenet.card.json").read_text())
+        onnx.checker.check_model(onnx.load(str(out / "again" / "mobilenet.onnx")))
+        self.assertEqual(after["training"], before["training"])
+        self.assertEqual(after["data"], before["data"])
+        self.assertTrue(any(n.startswith("re-finished from mobilenet.onnx (sha256 " + before["file"]["sha256"][:12])
+                            for n in after["notes"]))
+        self.assertEqual(sum(n.startswith("calibration chosen by") for n in after["notes"]), 1)
+        self.assertEqual(after["file"], {**file_digest(out / "again" / "mobilenet.onnx"), "name": "mobilenet.onnx",
+                                         "weights_dtype": "float32"})
 
     def test_resnet50(self) -> None:
         self._run("resnet50", 32)
@@ -187,6 +247,11 @@ class SymmetryViewsTest(unittest.TestCase):
                 np.testing.assert_allclose(per_view[:n].mean(axis=0), logits_of(model, x, views=n), atol=1e-5)
                 np.testing.assert_allclose(cam.numpy(), plain_cam.numpy(), atol=1e-5)
         np.testing.assert_allclose(plain_probs.numpy(), softmax(logits_of(model, x), 1.3), atol=1e-5)
+        bias = np.linspace(-1.0, 1.0, len(CLASS_IDS))
+        with torch.no_grad():
+            probs, _ = CalibratedCamModel(model, 1.3, 2, bias)(x)
+        from diagrodl_ml.calibrate import calibrated
+        np.testing.assert_allclose(probs.numpy(), calibrated(logits_of(model, x, views=2), 1.3, bias), atol=1e-5)
 
 
 class WarmStartTest(unittest.TestCase):

@@ -109,6 +109,8 @@ export const modelCardSchema = z.object({
   calibration: z.object({
     method: z.string(),
     temperature: z.number().positive(),
+    /** Bias-corrected temperature scaling: per-class biases b in softmax(logits / T + b), in class order. */
+    class_bias: z.array(z.number()).length(10).optional(),
     bins: z.number().int().positive(),
     val_ece_before: rate,
     val_ece_after: rate,
