@@ -108,21 +108,44 @@ def nll(probs: np.ndarray, labels: np.ndarray) -> float:
     return float(-np.log(np.clip(probs[np.arange(len(labels)), labels], 1e-12, 1.0)).mean())
 
 
-def choose_threshold(probs: np.ndarray, labels: np.ndarray, max_correct_rejected: float = 0.02) -> dict[str, float]:
-    """Rejection threshold on the top calibrated probability, chosen on the validation split.
+def energy(logits: np.ndarray, temperature: float) -> np.ndarray:
+    """logsumexp(logits / T) per row, without class biases: what the exported graph's `energy` output computes."""
+    z = logits / temperature
+    m = z.max(axis=1)
+    return m + np.log(np.exp(z - m[:, None]).sum(axis=1))
+
+
+def accepted(probs: np.ndarray, rejection: dict, energies: np.ndarray | None = None) -> np.ndarray:
+    """Which answers stand: top probability at the threshold or above, and energy at its floor or above (if any)."""
+    ok = probs.max(axis=1) >= rejection["threshold"]
+    floor = rejection.get("energy_threshold")
+    if floor is not None and energies is not None:
+        ok &= energies >= floor
+    return ok
+
+
+def choose_threshold(probs: np.ndarray, labels: np.ndarray, max_correct_rejected: float = 0.02,
+                     energies: np.ndarray | None = None, energy_quantile: float = 0.005) -> dict[str, float]:
+    """Rejection rule, chosen on the validation split.
 
     The threshold is the `max_correct_rejected` quantile of the top probability of correctly
     classified validation images (so at most ~2% of right answers are withheld), clamped to
-    [0.5, 0.95]. Reports how many wrong answers it catches.
+    [0.5, 0.95]. With `energies` (logsumexp of the logits / T), an energy floor is added: the
+    `energy_quantile` quantile of the energy of correctly classified validation images. Class biases
+    raise the top probability of every image, including ones that are not leaves at all; the energy
+    ignores them. Reports how many right answers are withheld and wrong answers caught.
     """
     conf = probs.max(axis=1)
     pred = probs.argmax(axis=1)
     ok = pred == labels
     t = float(np.quantile(conf[ok], max_correct_rejected)) if ok.any() else 0.5
     t = float(np.clip(round(t, 3), 0.5, 0.95))
-    acc_mask = conf >= t
+    rule: dict = {"threshold": t}
+    if energies is not None and ok.any():
+        rule["energy_threshold"] = float(round(float(np.quantile(energies[ok], energy_quantile)), 3))
+    acc_mask = accepted(probs, rule, energies)
     return {
-        "threshold": t,
+        **rule,
         "val_coverage": float(acc_mask.mean()),
         "val_accuracy_accepted": float(ok[acc_mask].mean()) if acc_mask.any() else 0.0,
         "val_correct_rejected": float((~acc_mask & ok).sum() / max(1, ok.sum())),

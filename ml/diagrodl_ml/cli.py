@@ -18,12 +18,12 @@ import numpy as np
 import torch
 
 from . import data as D
-from .calibrate import calibrated, choose_calibration, choose_threshold, ece, fit_temperature, nll, softmax
+from .calibrate import accepted, calibrated, choose_calibration, choose_threshold, ece, energy, fit_temperature, nll, softmax
 from .card import build_card, card_path, model_name, write_card
 from .classes import CLASS_IDS
 from .evaluate import (
     batches_from_u8, calibration_summary, check_preprocess_equivalence, metrics, node_ort_available,
-    onnx_probabilities, ood_report, ood_sets,
+    onnx_outputs, ood_report, ood_sets,
 )
 from .export import export_onnx
 from .models import VIEW_COUNTS, count_params, torchvision_name
@@ -234,9 +234,9 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
                 + f"; chosen: {cal['method']}" + ("" if cal["bias_l2"] is None else f" (L2 {cal['bias_l2']:g})"))
     print(cal_note, flush=True)
     val_raw, val_cal = softmax(val_logits, 1.0), calibrated(val_logits, temperature, bias)
-    rejection = choose_threshold(val_cal, y_val)
+    rejection = choose_threshold(val_cal, y_val, energies=energy(val_logits, temperature))
     print(f"temperature {temperature:.4f}; val ECE {ece(val_raw, y_val):.4f} -> {ece(val_cal, y_val):.4f}; "
-          f"threshold {rejection['threshold']}", flush=True)
+          f"threshold {rejection['threshold']}, energy floor {rejection.get('energy_threshold')}", flush=True)
     fp16 = args.fp16 if args.fp16 is not None else FP16_DEFAULT.get(name, False)
     onnx_path = args.models_dir / f"{name}.onnx"
     model = model.cpu()
@@ -248,22 +248,24 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
     notes: list[str] = [n for n in (bn_note, views_note, cal_note) if n]
     use_ort = node_ort_available() and not args.no_ort
     if use_ort:
-        test_probs = onnx_probabilities(onnx_path, (xt[s:s + 64].numpy() for s in range(0, len(xt), 64)))
+        test_probs, test_energy = onnx_outputs(onnx_path, (xt[s:s + 64].numpy() for s in range(0, len(xt), 64)))
         diff = float(np.abs(test_probs - torch_test).max())
+        e_diff = float(np.abs(test_energy - energy(test_logits, temperature)).max())
         evaluated_with = "onnxruntime-node on the exported file"
-        notes.append(f"max |onnxruntime-node - PyTorch| probability on the test split: {diff:.2e}")
-        print(f"onnxruntime-node vs PyTorch max abs diff {diff:.2e}", flush=True)
+        notes.append(f"max |onnxruntime-node - PyTorch| probability on the test split: {diff:.2e} (energy: {e_diff:.2e})")
+        print(f"onnxruntime-node vs PyTorch max abs diff {diff:.2e} (energy {e_diff:.2e})", flush=True)
 
-        def predict(imgs: np.ndarray) -> np.ndarray:
-            return onnx_probabilities(onnx_path, batches_from_u8(imgs, size))
+        def predict(imgs: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+            return onnx_outputs(onnx_path, batches_from_u8(imgs, size))
     else:
-        test_probs = torch_test
+        test_probs, test_energy = torch_test, energy(test_logits, temperature)
         evaluated_with = "PyTorch checkpoint identical to the export (onnxruntime-node not installed)"
 
-        def predict(imgs: np.ndarray) -> np.ndarray:
+        def predict(imgs: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
             from .train import eval_tensor
-            return np.concatenate([calibrated(logits_of(model, eval_tensor(imgs[s:s + 64], size), views=views), temperature, bias)
-                                   for s in range(0, len(imgs), 64)])
+            lg = np.concatenate([logits_of(model, eval_tensor(imgs[s:s + 64], size), views=views)
+                                 for s in range(0, len(imgs), 64)])
+            return calibrated(lg, temperature, bias), energy(lg, temperature)
     m = metrics(test_probs, y_test)
     cal_test = calibration_summary(test_probs, y_test, temperature, bias)
     calibration = {
@@ -281,12 +283,13 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
         "test_ece_before": cal_test["ece_before"],
         "test_ece_after": cal_test["ece_after"],
     }
-    test_top = test_probs.max(axis=1)
-    acc_mask = test_top >= rejection["threshold"]
+    acc_mask = accepted(test_probs, rejection, test_energy)
     rejection_out = {
         **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in rejection.items()},
         "method": ("top calibrated probability; threshold = 2nd percentile of the top probability of correctly classified "
-                   "validation images (at most ~2% of right answers withheld), clamped to [0.5, 0.95]"),
+                   "validation images (at most ~2% of right answers withheld), clamped to [0.5, 0.95]; and the graph's "
+                   "`energy` output (logsumexp(logits / T), no class bias) at least energy_threshold = the 0.5th percentile "
+                   "of the energy of correctly classified validation images"),
         "test_coverage": round(float(acc_mask.mean()), 4),
         "test_accuracy_accepted": round(float((test_probs.argmax(1)[acc_mask] == y_test[acc_mask]).mean()), 4) if acc_mask.any() else 0.0,
         "label_below_threshold": {"es": "No reconocido con confianza", "en": "Not recognised with confidence"},
@@ -295,7 +298,7 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
                           "do not predict field accuracy.")}
     if args.ood:
         sets = ood_sets(cache.images[test_sorted], cache.masks[test_sorted], cache.labels[test_sorted], n=args.ood)
-        ood["sets"] = ood_report(predict, sets, rejection["threshold"])
+        ood["sets"] = ood_report(predict, sets, rejection)
         print("out-of-distribution:", json.dumps(ood["sets"]), flush=True)
     notes = base_notes + notes
     card = build_card(
@@ -329,14 +332,13 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     size = int(card["input"]["size"])
     test_sorted = np.sort(idx["test"])
     t0 = time.time()
-    probs = onnx_probabilities(model_path, batches_from_u8(cache.images[test_sorted], size))
+    probs, energies = onnx_outputs(model_path, batches_from_u8(cache.images[test_sorted], size))
     y = cache.labels[test_sorted]
     m = metrics(probs, y)
     cal = calibration_summary(probs, y, float(card["calibration"]["temperature"]), card["calibration"].get("class_bias"))
-    thr = float(card["rejection"]["threshold"])
     print(f"{model_path}: test n={m['n']} accuracy {m['accuracy']:.4f} macro-F1 {m['macro_f1']:.4f} "
           f"min recall {m['min_recall']:.4f} ECE {cal['ece_before']:.4f} -> {cal['ece_after']:.4f} "
-          f"coverage@{thr} {float((probs.max(1) >= thr).mean()):.4f} ({time.time() - t0:.0f}s, onnxruntime-node)")
+          f"coverage {float(accepted(probs, card['rejection'], energies).mean()):.4f} ({time.time() - t0:.0f}s, onnxruntime-node)")
     for c in m["per_class"]:
         print(f"  {c['id']:<24} P {c['precision']:.4f} R {c['recall']:.4f} F1 {c['f1']:.4f} n={c['support']}")
     print("confusion matrix (rows true, cols predicted):")

@@ -11,7 +11,7 @@ from typing import Callable, Iterable
 import numpy as np
 
 from .augment import composite, make_texture
-from .calibrate import ece, softmax
+from .calibrate import accepted, ece, softmax
 from .classes import CLASS_IDS
 from .preprocess import preprocess_rgb
 
@@ -52,8 +52,9 @@ def node_ort_available() -> bool:
     return False
 
 
-def onnx_probabilities(model_path: Path, batches: Iterable[np.ndarray]) -> np.ndarray:
-    """Run the ONNX file with onnxruntime-node (there is no onnxruntime for Debian's Python)."""
+def onnx_outputs(model_path: Path, batches: Iterable[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    """`probabilities` [N, K] and `energy` [N] (None for files exported before it existed), computed by
+    onnxruntime-node on the ONNX file (there is no onnxruntime for Debian's Python)."""
     tmp = Path(tempfile.mkdtemp(prefix="diagrodl-ort-"))
     try:
         args: list[str] = []
@@ -66,10 +67,13 @@ def onnx_probabilities(model_path: Path, batches: Iterable[np.ndarray]) -> np.nd
             (tmp / f"in{i}.f32").write_bytes(x.tobytes())
             args += [str(tmp / f"in{i}.f32"), str(tmp / f"out{i}.f32")]
         if shape is None:
-            return np.zeros((0, len(CLASS_IDS)), dtype=np.float32)
+            return np.zeros((0, len(CLASS_IDS)), dtype=np.float32), None
         subprocess.run(["node", str(NODE_RUNNER), str(model_path), *map(str, shape), *args], check=True)
         outs = [np.fromfile(tmp / f"out{i}.f32", dtype=np.float32).reshape(n, -1) for i, n in enumerate(counts)]
-        return np.concatenate(outs)
+        if not (tmp / "out0.f32.energy").exists():
+            return np.concatenate(outs), None
+        energies = [np.fromfile(tmp / f"out{i}.f32.energy", dtype=np.float32) for i in range(len(counts))]
+        return np.concatenate(outs), np.concatenate(energies)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -127,18 +131,19 @@ def ood_sets(test_images: np.ndarray, test_masks: np.ndarray, test_labels: np.nd
     }
 
 
-def ood_report(predict: Callable[[np.ndarray], np.ndarray], sets: dict[str, tuple[np.ndarray, np.ndarray | None]],
-               threshold: float) -> dict:
+def ood_report(predict: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray | None]],
+               sets: dict[str, tuple[np.ndarray, np.ndarray | None]], rejection: dict) -> dict:
+    """Per probe set: the share rejected by the rejection rule (calibrate.accepted), and what is predicted."""
     out: dict[str, dict] = {}
     for name, (imgs, labels) in sets.items():
-        probs = predict(imgs)
+        probs, energies = predict(imgs)
         top = probs.max(axis=1)
-        entry = {"n": int(len(imgs)), "rejected_share": round(float((top < threshold).mean()), 4),
+        acc = accepted(probs, rejection, energies)
+        entry = {"n": int(len(imgs)), "rejected_share": round(float((~acc).mean()), 4),
                  "mean_top_probability": round(float(top.mean()), 4)}
         if labels is not None:
             pred = probs.argmax(axis=1)
             entry["accuracy"] = round(float((pred == labels).mean()), 4)
-            acc = top >= threshold
             entry["accuracy_accepted"] = round(float((pred[acc] == labels[acc]).mean()), 4) if acc.any() else None
         else:
             counts = np.bincount(probs.argmax(axis=1), minlength=len(CLASS_IDS))

@@ -1,4 +1,5 @@
-"""ONNX export: `input` [N,3,H,W] -> `probabilities` [N,10] (softmax(logits/T + b)) and `cam` [N,10,h,w]."""
+"""ONNX export: `input` [N,3,H,W] -> `probabilities` [N,10] (softmax(logits/T + b)), `cam` [N,10,h,w] and
+`energy` [N] (logsumexp(logits/T), no class bias: how much the image looks like any trained class)."""
 from __future__ import annotations
 
 import hashlib
@@ -35,7 +36,7 @@ class CalibratedCamModel(nn.Module):
         n = model.fc.out_features
         self.register_buffer("class_bias", torch.zeros(n) if bias is None else torch.tensor(bias, dtype=torch.float32))
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         # with views > 1, the symmetric views (models.symmetry_views) go through the network as one batch and
         # their logits are averaged (the number of views is chosen on validation); the CAM is the plain image's
         f = self.features(torch.cat(symmetry_views(x, self.views)) if self.views > 1 else x)
@@ -44,10 +45,13 @@ class CalibratedCamModel(nn.Module):
             logits = logits.reshape(self.views, -1, logits.shape[1]).mean(dim=0)
             f = f.reshape(self.views, -1, *f.shape[1:])[0]
         probs = torch.softmax(logits * self.inv_t + self.class_bias, dim=1)
+        # negative free energy (Liu et al., NeurIPS 2020): low when no class's logit stands out, whatever the
+        # class priors; the card's rejection.energy_threshold turns it into a second 'not recognised' rule
+        energy = torch.logsumexp(logits * self.inv_t, dim=1)
         cam = F.relu(F.conv2d(f, self.fc.weight[:, :, None, None]))
         peak = cam.amax(dim=(2, 3), keepdim=True)
         cam = cam / (peak + 1e-6)
-        return probs, cam
+        return probs, cam, energy
 
 
 def _fp16_initializers(model: onnx.ModelProto, min_elements: int = 4096) -> onnx.ModelProto:
@@ -85,15 +89,15 @@ def export_onnx(model: GapClassifier, temperature: float, path: Path, size: int 
     with torch.no_grad():
         torch.onnx.export(
             wrapper, dummy, str(tmp), **extra, opset_version=OPSET, input_names=["input"],
-            output_names=["probabilities", "cam"],
-            dynamic_axes={"input": {0: "N"}, "probabilities": {0: "N"}, "cam": {0: "N"}},
+            output_names=["probabilities", "cam", "energy"],
+            dynamic_axes={"input": {0: "N"}, "probabilities": {0: "N"}, "cam": {0: "N"}, "energy": {0: "N"}},
             do_constant_folding=True,
         )
-        _, cam = wrapper(dummy)
+        _, cam, _ = wrapper(dummy)
     m = onnx.load(str(tmp))
     if fp16_weights:
         m = _fp16_initializers(m)
-    m.doc_string = "DiAgroDL tomato leaf classifier: probabilities are calibrated (temperature, per-class bias); cam maps in [0,1]."
+    m.doc_string = "DiAgroDL tomato leaf classifier: probabilities are calibrated (temperature, per-class bias); cam maps in [0,1]; energy = logsumexp(logits/T)."
     onnx.checker.check_model(m)
     onnx.save(m, str(path))
     tmp.unlink(missing_ok=True)

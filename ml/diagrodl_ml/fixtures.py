@@ -50,10 +50,11 @@ def tiny_reference(out_dir: Path, arch: str = "mobilenet", size: int = 64, seed:
     make_jpeg(jpg, rng)
     x[2] = preprocess_file(jpg, size)
     with torch.no_grad():
-        probs, cam = CalibratedCamModel(model, temperature, views)(torch.from_numpy(x))
+        probs, cam, energy = CalibratedCamModel(model, temperature, views)(torch.from_numpy(x))
     (out_dir / "input.f32").write_bytes(x.tobytes())
     (out_dir / "probabilities.f32").write_bytes(probs.numpy().astype(np.float32).tobytes())
     (out_dir / "cam.f32").write_bytes(cam.numpy().astype(np.float32).tobytes())
+    (out_dir / "energy.f32").write_bytes(energy.numpy().astype(np.float32).tobytes())
     meta = {**info, "arch": arch, "size": size, "n": 3, "cam_shape": list(cam.shape), "views": views}
     (out_dir / "meta.json").write_text(json.dumps(meta))
     return meta

@@ -61,6 +61,26 @@ class CalibrationTest(unittest.TestCase):
         r = choose_threshold(softmax(logits, t), y)
         self.assertTrue(0.5 <= r["threshold"] <= 0.95)
 
+    def test_energy_floor_rejects_what_only_a_class_bias_made_confident(self) -> None:
+        from diagrodl_ml.calibrate import accepted, calibrated, energy
+
+        rng = np.random.default_rng(5)
+        y = rng.integers(0, 10, 1000)
+        logits = rng.normal(0, 1, (1000, 10))
+        logits[np.arange(1000), y] += 6.0
+        bias = np.zeros(10)
+        bias[2] = 3.0
+        r = choose_threshold(calibrated(logits, 1.0, bias), y, energies=energy(logits, 1.0))
+        self.assertIn("energy_threshold", r)
+        self.assertLessEqual(r["val_correct_rejected"], 0.03)
+        flat = rng.normal(0, 0.3, (200, 10))  # no class stands out: not an image of any class
+        p = calibrated(flat, 1.0, bias)
+        self.assertGreater(float((p.argmax(1) == 2).mean()), 0.9)  # the bias alone makes them class 2...
+        without_floor = accepted(p, {"threshold": r["threshold"]})
+        with_floor = accepted(p, r, energy(flat, 1.0))
+        self.assertGreater(float(without_floor.mean()), 0.5)  # ...confidently enough to pass the threshold
+        self.assertEqual(int(with_floor.sum()), 0)  # the energy floor turns them all away
+
     def test_class_bias_corrects_an_underpredicted_class(self) -> None:
         from diagrodl_ml.calibrate import calibrated, choose_calibration, nll
 
@@ -154,7 +174,7 @@ class TinyTrainExportTest(unittest.TestCase):
         m = onnx.load(str(onnx_path))
         onnx.checker.check_model(m)
         self.assertEqual([i.name for i in m.graph.input], ["input"])
-        self.assertEqual([o.name for o in m.graph.output], ["probabilities", "cam"])
+        self.assertEqual([o.name for o in m.graph.output], ["probabilities", "cam", "energy"])
         self.assertEqual(m.opset_import[0].version, 17)
         self.assertEqual(m.graph.input[0].type.tensor_type.shape.dim[0].dim_param, "N")
         self.assertEqual(card["file"], {**file_digest(onnx_path), "name": onnx_path.name,
@@ -240,16 +260,20 @@ class SymmetryViewsTest(unittest.TestCase):
         self.assertEqual(per_view.shape, (8, 3, len(CLASS_IDS)))
         self.assertFalse(np.allclose(per_view[0], per_view[1]))
         with torch.no_grad():
-            plain_probs, plain_cam = CalibratedCamModel(model, 1.3, 1)(x)
+            plain_probs, plain_cam, plain_energy = CalibratedCamModel(model, 1.3, 1)(x)
             for n in (2, 4, 8):
-                probs, cam = CalibratedCamModel(model, 1.3, n)(x)
+                probs, cam, energy = CalibratedCamModel(model, 1.3, n)(x)
+                z = logits_of(model, x, views=n) / 1.3
+                np.testing.assert_allclose(energy.numpy(), np.log(np.exp(z).sum(axis=1)), atol=1e-4)
                 np.testing.assert_allclose(probs.numpy(), softmax(logits_of(model, x, views=n), 1.3), atol=1e-5)
                 np.testing.assert_allclose(per_view[:n].mean(axis=0), logits_of(model, x, views=n), atol=1e-5)
                 np.testing.assert_allclose(cam.numpy(), plain_cam.numpy(), atol=1e-5)
         np.testing.assert_allclose(plain_probs.numpy(), softmax(logits_of(model, x), 1.3), atol=1e-5)
         bias = np.linspace(-1.0, 1.0, len(CLASS_IDS))
         with torch.no_grad():
-            probs, _ = CalibratedCamModel(model, 1.3, 2, bias)(x)
+            probs, _, biased_energy = CalibratedCamModel(model, 1.3, 2, bias)(x)
+            _, _, energy2 = CalibratedCamModel(model, 1.3, 2)(x)
+        np.testing.assert_allclose(biased_energy.numpy(), energy2.numpy(), atol=1e-6)  # the biases leave it alone
         from diagrodl_ml.calibrate import calibrated
         np.testing.assert_allclose(probs.numpy(), calibrated(logits_of(model, x, views=2), 1.3, bias), atol=1e-5)
 

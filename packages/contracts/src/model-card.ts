@@ -122,6 +122,11 @@ export const modelCardSchema = z.object({
   rejection: z.object({
     /** Below this top calibrated probability the UI shows 'No reconocido con confianza'. */
     threshold: rate,
+    /**
+     * Second rule, when present: the graph's `energy` output (logsumexp of logits / T, blind to class
+     * biases) below this also means 'No reconocido con confianza'.
+     */
+    energy_threshold: z.number().optional(),
     method: z.string(),
     val_coverage: rate,
     val_accuracy_accepted: rate,

@@ -23,7 +23,10 @@ export interface Classification {
   label: ClassId;
   probability: number;
   top3: ClassProbability[];
-  /** False when the top probability is below the model's threshold ('No reconocido con confianza'). */
+  /**
+   * False ('No reconocido con confianza') when the top probability is below the model's threshold,
+   * or the model's energy output is below its card's energy_threshold.
+   */
   accepted: boolean;
   threshold: number;
   /** The predicted class's CAM over the model's input square (the photo's centre square crop). */
@@ -38,10 +41,14 @@ export interface Classifier {
   classify(images: readonly Buffer[]): Promise<Classification[]>;
 }
 
-/** Builds the decision from calibrated probabilities (shared by single models and the ensemble). */
+/**
+ * Builds the decision from calibrated probabilities (shared by single models and the ensemble).
+ * `recognised` is false when the model's energy floor says the photo looks like none of its classes.
+ */
 export function decide(
   probabilities: ArrayLike<number>,
   threshold: number,
+  recognised = true,
 ): Omit<Classification, 'cam'> & { index: number } {
   const probs = Array.from(probabilities, Number);
   const order = probs.map((p, i) => [p, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
@@ -55,7 +62,7 @@ export function decide(
     label: CLASS_IDS[top[1]] as ClassId,
     probability: top[0],
     top3,
-    accepted: top[0] >= threshold,
+    accepted: recognised && top[0] >= threshold,
     threshold,
     index: top[1],
   };

@@ -78,6 +78,33 @@ describe('model registry', () => {
   });
 });
 
+describe('the energy floor', () => {
+  it("turns a photo away when the card's energy_threshold says it looks like no class", async () => {
+    // both members accept any top probability (threshold 0); only resnet50 has an unreachable floor
+    const dir = makeModelsDir(['mobilenet', 'resnet50'], {
+      energyThreshold: { mobilenet: -1e6, resnet50: 1e6 },
+    });
+    const registry = await ModelRegistry.load(dir);
+    try {
+      const photos = [await leafPhoto({ seed: 4 })];
+      const low = await registry.get('mobilenet')!.classify(photos);
+      const high = await registry.get('resnet50')!.classify(photos);
+      const ens = await registry.get('ensemble')!.classify(photos);
+      expect(low[0]!.accepted).toBe(true);
+      expect(high[0]!.accepted).toBe(false);
+      expect(high[0]!.probabilities).toEqual(low[0]!.probabilities); // same file: only the rule differs
+      expect(ens[0]!.accepted).toBe(false); // any member's floor turns it away
+      // the floor is compared with the graph's third output
+      const session = await ort.InferenceSession.create(path.join(dir, 'mobilenet.onnx'));
+      expect(session.outputNames).toEqual(['probabilities', 'cam', 'energy']);
+      await session.release();
+    } finally {
+      await registry.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('model card checks', () => {
   it('refuses a model whose card does not match its file, says why, and loads the rest', async () => {
     const dir = makeModelsDir(['mobilenet', 'resnet50', 'vgg16']);
@@ -156,6 +183,8 @@ describe('decisions and heatmaps', () => {
     expect(d.top3.map((t) => t.label)).toEqual(['early_blight', 'leaf_mold', 'late_blight']);
     expect(d.accepted).toBe(true);
     expect(decide(p, 0.51).accepted).toBe(false);
+    expect(decide(p, 0.5, false).accepted).toBe(false); // below the energy floor
+    expect(decide(p, 0.5, false).label).toBe('early_blight');
   });
 
   it('resizes maps bilinearly and colour-maps from blue to red', () => {

@@ -72,6 +72,8 @@ function preprocessAll(
 
 interface RawOutput {
   probabilities: Float32Array;
+  /** [n], logsumexp(logits / T); empty for graphs without an `energy` output */
+  energy: Float32Array;
   /** [n, classes, h, w] */
   cam: Float32Array;
   camH: number;
@@ -81,6 +83,8 @@ interface RawOutput {
 /** One ONNX model and its card. */
 export class OnnxModel implements Classifier {
   readonly threshold: number;
+  /** The card's energy floor (undefined: the top probability alone decides). */
+  readonly energyThreshold: number | undefined;
   constructor(
     readonly id: FileModelId,
     readonly card: ModelCard,
@@ -88,6 +92,12 @@ export class OnnxModel implements Classifier {
     private readonly mutex: Mutex,
   ) {
     this.threshold = card.rejection.threshold;
+    this.energyThreshold = card.rejection.energy_threshold;
+  }
+
+  /** Whether image n of a batch clears the energy floor (always, without one). */
+  recognised(raw: RawOutput, n: number): boolean {
+    return this.energyThreshold === undefined || (raw.energy[n] as number) >= this.energyThreshold;
   }
 
   async release(): Promise<void> {
@@ -104,6 +114,7 @@ export class OnnxModel implements Classifier {
     const k = CLASS_IDS.length;
     const probs: Float32Array[] = [];
     const cams: Float32Array[] = [];
+    const energies: Float32Array[] = [];
     let camH = 0;
     let camW = 0;
     for (let start = 0; start < items.length; start += MAX_BATCH) {
@@ -117,6 +128,8 @@ export class OnnxModel implements Classifier {
       camW = Number(c.dims[3]);
       probs.push(new Float32Array(p.data as Float32Array));
       cams.push(new Float32Array(c.data as Float32Array));
+      const e = res.energy as ort.Tensor | undefined;
+      if (e) energies.push(new Float32Array(e.data as Float32Array));
     }
     const concat = (parts: Float32Array[]) => {
       const out = new Float32Array(parts.reduce((a, b) => a + b.length, 0));
@@ -127,7 +140,13 @@ export class OnnxModel implements Classifier {
       }
       return out;
     };
-    return { probabilities: concat(probs), cam: concat(cams), camH, camW };
+    return {
+      probabilities: concat(probs),
+      energy: concat(energies),
+      cam: concat(cams),
+      camH,
+      camW,
+    };
   }
 
   async classify(images: readonly Buffer[], cache: PreprocessCache = new Map()) {
@@ -135,7 +154,7 @@ export class OnnxModel implements Classifier {
     if (!pre.length) return [];
     const raw = await this.runRaw(pre);
     return pre.map((_, n) => {
-      const d = decide(probsOf(raw, n), this.threshold);
+      const d = decide(probsOf(raw, n), this.threshold, this.recognised(raw, n));
       const { index: _index, ...rest } = d;
       return { ...rest, cam: camOf(raw, n, d.index) } satisfies Classification;
     });
@@ -157,7 +176,8 @@ function camOf(raw: RawOutput, n: number, cls: number): CamMap {
 /**
  * The ensemble: the mean of the members' calibrated probabilities; its CAM is the mean of the
  * members' CAMs for the ensemble's predicted class, each resized to the largest member map.
- * Its threshold is the mean of the members' thresholds (not tuned on validation: documented).
+ * Its threshold is the mean of the members' thresholds (not tuned on validation: documented), and
+ * a photo is not recognised when any member's energy floor turns it away.
  */
 export class EnsembleModel implements Classifier {
   readonly id = 'ensemble';
@@ -182,7 +202,8 @@ export class EnsembleModel implements Classifier {
         const p = probsOf(r, n);
         for (let i = 0; i < k; i++) mean[i] = (mean[i] as number) + (p[i] as number) / raws.length;
       }
-      const d = decide(mean, this.threshold);
+      const recognised = this.members.every((m, i) => m.recognised(raws[i] as RawOutput, n));
+      const d = decide(mean, this.threshold, recognised);
       const cam = new Float32Array(camH * camW);
       for (const r of raws) {
         const m = resizeMap(camOf(r, n, d.index), camW, camH);
@@ -278,6 +299,13 @@ export class ModelRegistry {
         });
         if (!session.inputNames.includes('input') || !session.outputNames.includes('cam')) {
           refuse("the ONNX graph lacks the 'input' / 'probabilities' / 'cam' names");
+          continue;
+        }
+        if (
+          card.rejection.energy_threshold !== undefined &&
+          !session.outputNames.includes('energy')
+        ) {
+          refuse("its card has an energy_threshold but the ONNX graph has no 'energy' output");
           continue;
         }
         models.set(id as FileModelId, new OnnxModel(id as FileModelId, card, session, mutex));

@@ -78,10 +78,10 @@ describe.each(ARCHS)(
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    it('matches PyTorch probabilities within 1e-4 and CAMs within 1e-3', async () => {
+    it('matches PyTorch probabilities and energy within 1e-4 and CAMs within 1e-3', async () => {
       const session = await ort.InferenceSession.create(path.join(dir, 'model.onnx'));
       expect(session.inputNames).toEqual(['input']);
-      expect(session.outputNames).toEqual(['probabilities', 'cam']);
+      expect(session.outputNames).toEqual(['probabilities', 'cam', 'energy']);
       const x = f32(path.join(dir, 'input.f32'));
       const res = await session.run({
         input: new ort.Tensor('float32', x, [meta.n, 3, meta.size, meta.size]),
@@ -96,6 +96,11 @@ describe.each(ARCHS)(
       expect(
         maxAbsDiff(cam.data as Float32Array, f32(path.join(dir, 'cam.f32'))),
       ).toBeLessThanOrEqual(1e-3);
+      const energy = res.energy as ort.Tensor;
+      expect(energy.dims).toEqual([meta.n]);
+      expect(
+        maxAbsDiff(energy.data as Float32Array, f32(path.join(dir, 'energy.f32'))),
+      ).toBeLessThanOrEqual(1e-4);
       // dynamic batch: a single image works too
       const one = await session.run({
         input: new ort.Tensor('float32', x.subarray(0, 3 * meta.size * meta.size), [

@@ -71,7 +71,7 @@ export function tinyOnnx(): string {
 export function tinyCard(
   file: string,
   name: string,
-  opts: { threshold?: number; accuracy?: number } = {},
+  opts: { threshold?: number; accuracy?: number; energyThreshold?: number } = {},
 ): ModelCard {
   const bytes = fs.readFileSync(file);
   const zeros = CLASS_IDS.map(() => CLASS_IDS.map(() => 0));
@@ -150,6 +150,7 @@ export function tinyCard(
     },
     rejection: {
       threshold: opts.threshold ?? 0,
+      ...(opts.energyThreshold === undefined ? {} : { energy_threshold: opts.energyThreshold }),
       method: 'test',
       val_coverage: 1,
       val_accuracy_accepted: 0,
@@ -187,7 +188,11 @@ export function tinyCard(
  */
 export function makeModelsDir(
   ids: readonly string[] = ['mobilenet'],
-  opts: { threshold?: Record<string, number>; accuracy?: Record<string, number> } = {},
+  opts: {
+    threshold?: Record<string, number>;
+    accuracy?: Record<string, number>;
+    energyThreshold?: Record<string, number>;
+  } = {},
 ): string {
   const src = tinyOnnx();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-models-'));
@@ -197,6 +202,7 @@ export function makeModelsDir(
     const card = tinyCard(file, id, {
       threshold: opts.threshold?.[id] ?? 0,
       accuracy: opts.accuracy?.[id] ?? 0.5,
+      energyThreshold: opts.energyThreshold?.[id],
     });
     fs.writeFileSync(path.join(dir, `${id}.card.json`), JSON.stringify(card, null, 2));
   }
