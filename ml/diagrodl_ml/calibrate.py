@@ -88,8 +88,8 @@ def choose_calibration(logits: np.ndarray, labels: np.ndarray, folds: int = 5, r
     for l2 in candidates:
         losses, preds, truth = [], [], []
         for fit_idx, held in splits:
-            t, b = fit_calibration(logits[fit_idx], y[fit_idx], l2)
-            p = calibrated(logits[held], t, b if l2 is not None else None)
+            t, b = fit_calibration(logits[fit_idx], y[fit_idx], l2)  # b is zeros without biases
+            p = calibrated(logits[held], t, b)
             losses.append(nll(p, y[held]))
             preds.append(p.argmax(1))
             truth.append(y[held])

@@ -143,48 +143,43 @@ def _training_section(cfg: TrainConfig, ck: dict, device: torch.device) -> tuple
     return training, notes
 
 
-def _from_onnx(args: argparse.Namespace, cache, idx) -> tuple[torch.nn.Module, dict, dict, list[str]]:
-    """The network of an earlier export (warmstart.py) with its card's training block and lasting notes."""
+def _from_onnx(args: argparse.Namespace, cache, idx) -> tuple[torch.nn.Module, int, int, dict, list[str]]:
+    """The network of an earlier export (warmstart.py), its input size and seed, its card's training block and
+    lasting notes."""
     from .models import build_model
-    from .train import eval_all
-    from .warmstart import load_folded_onnx
+    from .warmstart import load_export
 
     src = Path(args.from_onnx)
     prev = json.loads(card_path(src).read_text())
     if prev["architecture"] != torchvision_name(args.arch):
         raise SystemExit(f"error: {src} is a {prev['architecture']}, not --arch {args.arch}")
     model = build_model(args.arch)
-    seed = int(prev["training"].get("seed", 7))
-    rng = np.random.default_rng(seed)
-    pick = np.sort(rng.choice(idx["train"], size=min(512, len(idx["train"])), replace=False))
+    seed = int(prev["training"].get("seed", TrainConfig.seed))
     size = int(prev["input"]["size"])
-    load_folded_onnx(model, src, eval_all(cache.images, pick, size))
+    load_export(model, src, cache.images, idx["train"], size, seed)
     notes = [n for n in prev.get("notes", []) if not n.startswith(_FINISH_NOTE_PREFIXES)]
     notes.append(f"re-finished from {src.name} (sha256 {prev['file']['sha256'][:12]}..., BatchNorm unfolded by "
                  "warmstart.py): same network weights and training as that card records; views, calibration, "
                  "rejection threshold and every figure below measured again")
-    return model, {"size": size, "seed": seed, "device": "cpu"}, prev["training"], notes
+    return model, size, seed, prev["training"], notes
 
 
 def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
     torch.set_num_threads(args.threads)
     from .train import resolve_device
     if getattr(args, "from_onnx", None):
-        model, run, training, base_notes = _from_onnx(args, cache, idx)
-        arch = args.arch
-        origin = f"the network of {args.from_onnx}"
+        model, size, seed, training, base_notes = _from_onnx(args, cache, idx)
+        arch, origin = args.arch, f"the network of {args.from_onnx}"
+        device = resolve_device(getattr(args, "device", None) or "cpu")
     else:
         run_dir = Path(args.run_dir) if args.run_dir else RUNS_DIR / args.arch
         model, ck = load_checkpoint(run_dir)
         cfg = TrainConfig(**{k: v for k, v in ck["config"].items() if k in {f.name for f in fields(TrainConfig)}})
-        run = {"size": cfg.final_size, "seed": cfg.seed, "device": cfg.device}
-        arch = cfg.arch
+        size, seed, arch = cfg.final_size, cfg.seed, cfg.arch
         origin = f"checkpoint after epoch {ck['epoch'] + 1}"
-    device = resolve_device(getattr(args, "device", None) or run["device"])
-    if not getattr(args, "from_onnx", None):
+        device = resolve_device(getattr(args, "device", None) or cfg.device)
         training, base_notes = _training_section(cfg, ck, device)
     model = model.to(device)
-    size = run["size"]
     name = model_name(arch)
     t0 = time.time()
     print(f"finishing {name}: {origin}", flush=True)
@@ -201,7 +196,7 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
 
         from .train import recalibrate_bn
         recal = copy.deepcopy(model)
-        n_bn = recalibrate_bn(recal, cache, idx["train"], size, seed=run["seed"])
+        n_bn = recalibrate_bn(recal, cache, idx["train"], size, seed=seed)
         if n_bn:
             val_recal = logits_of(recal, xv)
             keep, figures = _better_on_validation(val_logits, val_recal, y_val)
@@ -224,7 +219,7 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
                       + "; ".join(tried) + f"; exported with {views} view(s) inside the graph")
         print(views_note, flush=True)
         val_logits = per_view[:views].mean(axis=0)
-    cal = choose_calibration(val_logits, y_val, seed=run["seed"])
+    cal = choose_calibration(val_logits, y_val, seed=seed)
     temperature, bias = cal["temperature"], cal["bias"]
     cal_note = ("calibration chosen by 5-fold cross-validation on the validation split (10 shuffles; lowest held-out "
                 "NLL decides, then refitted on the whole split): "

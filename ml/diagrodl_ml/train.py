@@ -285,11 +285,9 @@ def train(cfg: TrainConfig, cache: Cache, train_idx: np.ndarray, val_idx: np.nda
     elif resume:
         print("resume: no checkpoint yet, starting fresh", flush=True)
     if cfg.init_onnx and start_epoch == 0:
-        from .warmstart import load_folded_onnx
+        from .warmstart import load_export
 
-        rng = np.random.default_rng(cfg.seed)
-        pick = np.sort(rng.choice(train_idx, size=min(512, len(train_idx)), replace=False))
-        info = load_folded_onnx(model, Path(cfg.init_onnx), eval_all(cache.images, pick, cfg.final_size))
+        info = load_export(model, Path(cfg.init_onnx), cache.images, train_idx, cfg.final_size, cfg.seed)
         model.to(device, memory_format=mem)
         msg = f"initialised from {info['source']} ({info['batchnorms_unfolded']} BatchNorms unfolded)"
         if len(val_idx):

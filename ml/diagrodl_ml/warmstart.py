@@ -60,6 +60,16 @@ def _conv_bn_pairs(model: GapClassifier) -> list[tuple[nn.Conv2d, nn.BatchNorm2d
     return sorted(pairs, key=lambda p: rank[id(p[0])])
 
 
+def load_export(model: GapClassifier, onnx_path: Path, images_u8: np.ndarray, train_idx: np.ndarray, size: int,
+                seed: int, n: int = 512) -> dict:
+    """load_folded_onnx with the BatchNorm statistics measured on `n` clean training images drawn by `seed`."""
+    from .train import eval_all
+
+    rng = np.random.default_rng(seed)
+    pick = np.sort(rng.choice(train_idx, size=min(n, len(train_idx)), replace=False))
+    return load_folded_onnx(model, onnx_path, eval_all(images_u8, pick, size))
+
+
 @torch.no_grad()
 def load_folded_onnx(model: GapClassifier, onnx_path: Path, calib_images: torch.Tensor, batch: int = 64) -> dict:
     """Fills `model` from an exported file; `calib_images` (preprocessed NCHW) give the BN statistics."""
