@@ -103,6 +103,14 @@ export interface DiagnosisRow {
   top3: TopClass[];
   /** False when the top probability is below the model's threshold: not counted as a diagnosis. */
   accepted: boolean;
+  /**
+   * Beyond the spec: why a row is not a diagnosis. 'not_leaf': the model says the photo is not a
+   * tomato leaf (`predict` is NOT_LEAF, show NOT_LEAF_HINT); 'low_confidence': 'No reconocido con
+   * confianza'; null when accepted.
+   */
+  reason: DiagnosisReason | null;
+  /** The model's calibrated probability that the photo shows a tomato leaf (null: no such output). */
+  leaf_probability: number | null;
   /** Model id ('mobilenet', 'resnet50', 'vgg16', 'ensemble'). */
   model: string;
   /** Its display name ('MobileNet v1', ...). */
@@ -122,6 +130,26 @@ export interface ReportReply {
 export const NOT_RECOGNISED = {
   es: 'No reconocido con confianza',
   en: 'Not recognised with confidence',
+} as const;
+
+/** Why a result is not a diagnosis (beyond the spec): not a tomato leaf, or not confident enough. */
+export const DIAGNOSIS_REASONS = ['not_leaf', 'low_confidence'] as const;
+export type DiagnosisReason = (typeof DIAGNOSIS_REASONS)[number];
+
+export function isDiagnosisReason(v: unknown): v is DiagnosisReason {
+  return (DIAGNOSIS_REASONS as readonly unknown[]).includes(v);
+}
+
+/** The label of a row whose photo the model says is not a tomato leaf (reason 'not_leaf'). */
+export const NOT_LEAF = {
+  es: 'No parece una hoja de tomate',
+  en: 'This does not look like a tomato leaf',
+} as const;
+
+/** Always shown with NOT_LEAF: how to take a photo the model can diagnose. */
+export const NOT_LEAF_HINT = {
+  es: 'Fotografíe una sola hoja de una planta de tomate, de cerca y que ocupe la mayor parte de la foto.',
+  en: 'Photograph a single leaf of a tomato plant, close up, filling most of the frame.',
 } as const;
 
 /** Spanish messages of the upload rules (server `detail`s). */
@@ -150,6 +178,11 @@ export interface LoadedModelDetails extends LoadedModel {
   threshold: number;
   /** For the ensemble: the member model ids. */
   members?: ModelId[];
+  /**
+   * Only for a model that can answer 'No parece una hoja de tomate': below this `leaf` output a
+   * row is 'not_leaf' (for the ensemble, the mean of its members' thresholds).
+   */
+  leafThreshold?: number;
 }
 
 /** GET /diagrodl/post_custom/: the user's stored configuration (null before the first one). */

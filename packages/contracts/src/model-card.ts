@@ -74,6 +74,8 @@ export const modelCardSchema = z.object({
   outputs: z.object({
     probabilities: z.object({ shape: z.array(dim), description: z.string() }),
     cam: z.object({ shape: z.array(dim).length(4), description: z.string() }),
+    /** Optional: [N], the calibrated probability that the photo shows a tomato leaf. */
+    leaf: z.object({ shape: z.array(dim), description: z.string() }).optional(),
   }),
   classes: z.array(classId).length(CLASS_IDS.length),
   data: z.object({
@@ -127,6 +129,15 @@ export const modelCardSchema = z.object({
      * biases) below this also means 'No reconocido con confianza'.
      */
     energy_threshold: z.number().optional(),
+    /**
+     * Third outcome, when present: the graph's `leaf` output (calibrated probability that the photo
+     * shows a tomato leaf) below this means 'No parece una hoja de tomate' (reason 'not_leaf').
+     * The server refuses a card with this field for a graph without a `leaf` output.
+     */
+    leaf_threshold: rate.optional(),
+    /** Optional wording of the not-leaf outcome and its hint (the server uses NOT_LEAF / NOT_LEAF_HINT). */
+    label_not_leaf: z.object({ es: z.string(), en: z.string() }).optional(),
+    hint_not_leaf: z.object({ es: z.string(), en: z.string() }).optional(),
     method: z.string(),
     val_coverage: rate,
     val_accuracy_accepted: rate,

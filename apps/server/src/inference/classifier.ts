@@ -4,6 +4,7 @@
  * in-process (onnxruntime-node); it could move to a worker or another process unchanged.
  */
 import { CLASS_IDS, type ClassId } from '@diagrodl/contracts/classes';
+import type { DiagnosisReason } from '@diagrodl/contracts';
 
 export interface ClassProbability {
   label: ClassId;
@@ -24,10 +25,18 @@ export interface Classification {
   probability: number;
   top3: ClassProbability[];
   /**
-   * False ('No reconocido con confianza') when the top probability is below the model's threshold,
-   * or the model's energy output is below its card's energy_threshold.
+   * False when the photo is not a diagnosis: see `reason`.
    */
   accepted: boolean;
+  /**
+   * Why it is not accepted: 'not_leaf' ('No parece una hoja de tomate') when the model's `leaf`
+   * output is below its card's leaf_threshold; otherwise 'low_confidence' ('No reconocido con
+   * confianza') when the top probability is below the model's threshold or the model's energy
+   * output is below its card's energy_threshold; null when accepted.
+   */
+  reason: DiagnosisReason | null;
+  /** The model's `leaf` output (probability of a tomato leaf); null for graphs without one. */
+  leafProbability: number | null;
   threshold: number;
   /** The predicted class's CAM over the model's input square (the photo's centre square crop). */
   cam: CamMap;
@@ -37,18 +46,31 @@ export interface Classifier {
   /** Model id ('mobilenet', 'resnet50', 'vgg16' or 'ensemble'). */
   readonly id: string;
   readonly threshold: number;
+  /** Below this `leaf` output a photo is 'not_leaf' (undefined: the model has no such rule). */
+  readonly leafThreshold: number | undefined;
   /** One result per image, in order. Throws if an image cannot be decoded. */
   classify(images: readonly Buffer[]): Promise<Classification[]>;
+}
+
+/** The not-leaf rule's inputs: the model's `leaf` output and its card's leaf_threshold. */
+export interface LeafEvidence {
+  /** null: the model has no `leaf` output. */
+  probability: number | null;
+  /** undefined: the card has no leaf_threshold (the rule is off). */
+  threshold?: number | undefined;
 }
 
 /**
  * Builds the decision from calibrated probabilities (shared by single models and the ensemble).
  * `recognised` is false when the model's energy floor says the photo looks like none of its classes.
+ * First rule: a leaf probability below the leaf threshold is 'not_leaf'; then a top probability
+ * below `threshold` (or not `recognised`) is 'low_confidence'; otherwise accepted.
  */
 export function decide(
   probabilities: ArrayLike<number>,
   threshold: number,
   recognised = true,
+  leaf: LeafEvidence = { probability: null },
 ): Omit<Classification, 'cam'> & { index: number } {
   const probs = Array.from(probabilities, Number);
   const order = probs.map((p, i) => [p, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
@@ -57,12 +79,21 @@ export function decide(
     label: CLASS_IDS[i] as ClassId,
     probability: p,
   }));
+  const notLeaf =
+    leaf.threshold !== undefined && leaf.probability !== null && leaf.probability < leaf.threshold;
+  const reason: DiagnosisReason | null = notLeaf
+    ? 'not_leaf'
+    : recognised && top[0] >= threshold
+      ? null
+      : 'low_confidence';
   return {
     probabilities: probs,
     label: CLASS_IDS[top[1]] as ClassId,
     probability: top[0],
     top3,
-    accepted: recognised && top[0] >= threshold,
+    accepted: reason === null,
+    reason,
+    leafProbability: leaf.probability,
     threshold,
     index: top[1],
   };

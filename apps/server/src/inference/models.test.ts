@@ -105,6 +105,100 @@ describe('the energy floor', () => {
   });
 });
 
+describe("the leaf output ('No parece una hoja de tomate')", () => {
+  it('a leaf output below the card leaf_threshold is not_leaf, before the confidence rules', async () => {
+    // mobilenet: leaf 0 (never a leaf); resnet50: leaf 1 (always); vgg16: no leaf output.
+    // resnet50 accepts nothing by its top probability (threshold 1): low confidence, not not_leaf.
+    const dir = makeModelsDir(['mobilenet', 'resnet50', 'vgg16'], {
+      threshold: { mobilenet: 0, resnet50: 1, vgg16: 0 },
+      leafBias: { mobilenet: -1000, resnet50: 1000 },
+      leafThreshold: { mobilenet: 0.5, resnet50: 0.5 },
+    });
+    const registry = await ModelRegistry.load(dir);
+    try {
+      expect(registry.refused).toEqual([]);
+      const photos = [await leafPhoto({ seed: 5 })];
+      const [notLeaf] = await registry.get('mobilenet')!.classify(photos);
+      const [leaf] = await registry.get('resnet50')!.classify(photos);
+      const [none] = await registry.get('vgg16')!.classify(photos);
+      expect(notLeaf).toMatchObject({ accepted: false, reason: 'not_leaf', leafProbability: 0 });
+      expect(leaf).toMatchObject({ accepted: false, reason: 'low_confidence', leafProbability: 1 });
+      expect(none).toMatchObject({ accepted: true, reason: null, leafProbability: null });
+      // the probabilities and the label are still there (the rule only decides)
+      expect(notLeaf!.probabilities).toEqual(none!.probabilities);
+      expect(notLeaf!.label).toBe(none!.label);
+      // ensemble: mean leaf of the members that have one (0 and 1: 0.5), vgg16 left out; the
+      // threshold is the mean of the members' leaf thresholds (0.5): 0.5 is a leaf
+      const [ens] = await registry.get('ensemble')!.classify(photos);
+      expect(ens!.leafProbability).toBeCloseTo(0.5, 6);
+      expect(ens!.reason).not.toBe('not_leaf');
+      const listed = Object.fromEntries(registry.list().map((m) => [m.id, m.leafThreshold]));
+      expect(listed).toEqual({ vgg16: undefined, resnet50: 0.5, mobilenet: 0.5, ensemble: 0.5 });
+    } finally {
+      await registry.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the ensemble is not_leaf when the mean leaf output is below the mean leaf threshold', async () => {
+    const dir = makeModelsDir(['mobilenet', 'resnet50'], {
+      leafBias: { mobilenet: -1000, resnet50: 1000 },
+      leafThreshold: { mobilenet: 0.6, resnet50: 0.7 },
+    });
+    const registry = await ModelRegistry.load(dir);
+    try {
+      const [ens] = await registry.get('ensemble')!.classify([await leafPhoto({ seed: 6 })]);
+      expect(ens).toMatchObject({ accepted: false, reason: 'not_leaf' });
+      expect(ens!.leafProbability).toBeCloseTo(0.5, 6);
+    } finally {
+      await registry.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a leaf output without a leaf_threshold is reported but decides nothing', async () => {
+    const dir = makeModelsDir(['mobilenet'], { leafBias: { mobilenet: -1000 } });
+    const registry = await ModelRegistry.load(dir);
+    try {
+      const [r] = await registry.get('mobilenet')!.classify([await leafPhoto({ seed: 7 })]);
+      expect(r).toMatchObject({ accepted: true, reason: null, leafProbability: 0 });
+      const session = await ort.InferenceSession.create(path.join(dir, 'mobilenet.onnx'));
+      expect(session.outputNames).toEqual(['probabilities', 'cam', 'energy', 'leaf']);
+      await session.release();
+    } finally {
+      await registry.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a card with a leaf_threshold for a graph without a 'leaf' output, and says why", async () => {
+    const dir = makeModelsDir(['mobilenet', 'resnet50'], { leafThreshold: { resnet50: 0.5 } });
+    const warnings: string[] = [];
+    const registry = await ModelRegistry.load(dir, {
+      info: () => undefined,
+      warn: (m) => warnings.push(m),
+    });
+    await registry.close();
+    expect([...registry.models.keys()]).toEqual(['mobilenet']);
+    const reason = "its card has a leaf_threshold but the ONNX graph has no 'leaf' output";
+    expect(registry.refused).toEqual([{ id: 'resnet50', reason }]);
+    expect(warnings).toContain(`Model resnet50 refused: ${reason}`);
+    const s = await startTestServer('sqlite', { MODELS_DIR: dir });
+    try {
+      const health = await json(await fetch(`${s.baseUrl}/api/health`));
+      expect(health.models).toContainEqual({
+        id: 'resnet50',
+        accuracy: null,
+        status: 'refused',
+        reason,
+      });
+    } finally {
+      await s.app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('model card checks', () => {
   it('refuses a model whose card does not match its file, says why, and loads the rest', async () => {
     const dir = makeModelsDir(['mobilenet', 'resnet50', 'vgg16']);
@@ -185,6 +279,25 @@ describe('decisions and heatmaps', () => {
     expect(decide(p, 0.51).accepted).toBe(false);
     expect(decide(p, 0.5, false).accepted).toBe(false); // below the energy floor
     expect(decide(p, 0.5, false).label).toBe('early_blight');
+  });
+
+  it('decide: three outcomes, not_leaf first, the leaf threshold inclusive', () => {
+    const p = [0.05, 0.5, 0.1, 0.2, 0.05, 0.02, 0.03, 0.02, 0.02, 0.01];
+    const pick = (d: ReturnType<typeof decide>) => [d.accepted, d.reason, d.leafProbability];
+    // no leaf output, no rule
+    expect(pick(decide(p, 0.5))).toEqual([true, null, null]);
+    expect(pick(decide(p, 0.6))).toEqual([false, 'low_confidence', null]);
+    expect(pick(decide(p, 0.5, false))).toEqual([false, 'low_confidence', null]);
+    // a leaf output without a threshold: reported, decides nothing
+    expect(pick(decide(p, 0.5, true, { probability: 0.1 }))).toEqual([true, null, 0.1]);
+    // below the leaf threshold: not_leaf, even when confident, and before low confidence
+    const leaf = (probability: number) => ({ probability, threshold: 0.4 });
+    expect(pick(decide(p, 0.5, true, leaf(0.39)))).toEqual([false, 'not_leaf', 0.39]);
+    expect(pick(decide(p, 0.6, false, leaf(0.39)))).toEqual([false, 'not_leaf', 0.39]);
+    // at or above it, the other rules decide
+    expect(pick(decide(p, 0.5, true, leaf(0.4)))).toEqual([true, null, 0.4]);
+    expect(pick(decide(p, 0.6, true, leaf(0.9)))).toEqual([false, 'low_confidence', 0.9]);
+    expect(decide(p, 0.5, true, leaf(0.1)).label).toBe('early_blight');
   });
 
   it('resizes maps bilinearly and colour-maps from blue to red', () => {

@@ -74,6 +74,8 @@ interface RawOutput {
   probabilities: Float32Array;
   /** [n], logsumexp(logits / T); empty for graphs without an `energy` output */
   energy: Float32Array;
+  /** [n], calibrated probability of a tomato leaf; empty for graphs without a `leaf` output */
+  leaf: Float32Array;
   /** [n, classes, h, w] */
   cam: Float32Array;
   camH: number;
@@ -85,6 +87,8 @@ export class OnnxModel implements Classifier {
   readonly threshold: number;
   /** The card's energy floor (undefined: the top probability alone decides). */
   readonly energyThreshold: number | undefined;
+  /** The card's leaf threshold (undefined: no 'not_leaf' outcome). */
+  readonly leafThreshold: number | undefined;
   constructor(
     readonly id: FileModelId,
     readonly card: ModelCard,
@@ -93,11 +97,17 @@ export class OnnxModel implements Classifier {
   ) {
     this.threshold = card.rejection.threshold;
     this.energyThreshold = card.rejection.energy_threshold;
+    this.leafThreshold = card.rejection.leaf_threshold;
   }
 
   /** Whether image n of a batch clears the energy floor (always, without one). */
   recognised(raw: RawOutput, n: number): boolean {
     return this.energyThreshold === undefined || (raw.energy[n] as number) >= this.energyThreshold;
+  }
+
+  /** Image n's `leaf` output (null for a graph without one). */
+  leafProbability(raw: RawOutput, n: number): number | null {
+    return raw.leaf.length > n ? (raw.leaf[n] as number) : null;
   }
 
   async release(): Promise<void> {
@@ -115,6 +125,7 @@ export class OnnxModel implements Classifier {
     const probs: Float32Array[] = [];
     const cams: Float32Array[] = [];
     const energies: Float32Array[] = [];
+    const leaves: Float32Array[] = [];
     let camH = 0;
     let camW = 0;
     for (let start = 0; start < items.length; start += MAX_BATCH) {
@@ -130,6 +141,8 @@ export class OnnxModel implements Classifier {
       cams.push(new Float32Array(c.data as Float32Array));
       const e = res.energy as ort.Tensor | undefined;
       if (e) energies.push(new Float32Array(e.data as Float32Array));
+      const l = res.leaf as ort.Tensor | undefined;
+      if (l) leaves.push(new Float32Array(l.data as Float32Array));
     }
     const concat = (parts: Float32Array[]) => {
       const out = new Float32Array(parts.reduce((a, b) => a + b.length, 0));
@@ -143,6 +156,7 @@ export class OnnxModel implements Classifier {
     return {
       probabilities: concat(probs),
       energy: concat(energies),
+      leaf: concat(leaves),
       cam: concat(cams),
       camH,
       camW,
@@ -154,7 +168,10 @@ export class OnnxModel implements Classifier {
     if (!pre.length) return [];
     const raw = await this.runRaw(pre);
     return pre.map((_, n) => {
-      const d = decide(probsOf(raw, n), this.threshold, this.recognised(raw, n));
+      const d = decide(probsOf(raw, n), this.threshold, this.recognised(raw, n), {
+        probability: this.leafProbability(raw, n),
+        threshold: this.leafThreshold,
+      });
       const { index: _index, ...rest } = d;
       return { ...rest, cam: camOf(raw, n, d.index) } satisfies Classification;
     });
@@ -177,13 +194,21 @@ function camOf(raw: RawOutput, n: number, cls: number): CamMap {
  * The ensemble: the mean of the members' calibrated probabilities; its CAM is the mean of the
  * members' CAMs for the ensemble's predicted class, each resized to the largest member map.
  * Its threshold is the mean of the members' thresholds (not tuned on validation: documented), and
- * a photo is not recognised when any member's energy floor turns it away.
+ * a photo is not recognised when any member's energy floor turns it away. Its leaf probability is
+ * the mean of the members' `leaf` outputs (members without one are left out; null if none), and a
+ * photo is 'not_leaf' when that mean is below the mean of the members' leaf thresholds (the rule is
+ * off when no member's card has one).
  */
 export class EnsembleModel implements Classifier {
   readonly id = 'ensemble';
   readonly threshold: number;
+  /** Mean of the members' leaf thresholds (undefined: no member has one). */
+  readonly leafThreshold: number | undefined;
   constructor(readonly members: readonly OnnxModel[]) {
     this.threshold = members.reduce((a, m) => a + m.threshold, 0) / members.length;
+    this.leafThreshold = mean(
+      members.map((m) => m.leafThreshold).filter((t): t is number => t !== undefined),
+    );
   }
 
   async classify(images: readonly Buffer[]): Promise<Classification[]> {
@@ -197,13 +222,22 @@ export class EnsembleModel implements Classifier {
     const camH = Math.max(...raws.map((r) => r.camH));
     const camW = Math.max(...raws.map((r) => r.camW));
     return images.map((_, n) => {
-      const mean = new Float64Array(k);
+      const probs = new Float64Array(k);
       for (const r of raws) {
         const p = probsOf(r, n);
-        for (let i = 0; i < k; i++) mean[i] = (mean[i] as number) + (p[i] as number) / raws.length;
+        for (let i = 0; i < k; i++)
+          probs[i] = (probs[i] as number) + (p[i] as number) / raws.length;
       }
       const recognised = this.members.every((m, i) => m.recognised(raws[i] as RawOutput, n));
-      const d = decide(mean, this.threshold, recognised);
+      const leaf = mean(
+        this.members
+          .map((m, i) => m.leafProbability(raws[i] as RawOutput, n))
+          .filter((p): p is number => p !== null),
+      );
+      const d = decide(probs, this.threshold, recognised, {
+        probability: leaf ?? null,
+        threshold: this.leafThreshold,
+      });
       const cam = new Float32Array(camH * camW);
       for (const r of raws) {
         const m = resizeMap(camOf(r, n, d.index), camW, camH);
@@ -214,6 +248,11 @@ export class EnsembleModel implements Classifier {
       return { ...rest, cam: { width: camW, height: camH, data: cam } };
     });
   }
+}
+
+/** The mean of some numbers (undefined for none). */
+function mean(values: readonly number[]): number | undefined {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : undefined;
 }
 
 function sha256File(file: string): { sha256: string; size: number } {
@@ -308,6 +347,10 @@ export class ModelRegistry {
           refuse("its card has an energy_threshold but the ONNX graph has no 'energy' output");
           continue;
         }
+        if (card.rejection.leaf_threshold !== undefined && !session.outputNames.includes('leaf')) {
+          refuse("its card has a leaf_threshold but the ONNX graph has no 'leaf' output");
+          continue;
+        }
         models.set(id as FileModelId, new OnnxModel(id as FileModelId, card, session, mutex));
         log.info(
           `Model ${id} loaded (test accuracy ${card.metrics.accuracy}, threshold ${card.rejection.threshold})`,
@@ -357,6 +400,7 @@ export class ModelRegistry {
         testAccuracy: card ? card.metrics.accuracy : null,
         threshold: m.threshold,
         ...(m instanceof EnsembleModel ? { members: m.members.map((x) => x.id) } : {}),
+        ...(m.leafThreshold === undefined ? {} : { leafThreshold: m.leafThreshold }),
       });
     }
     return out;

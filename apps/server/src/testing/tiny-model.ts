@@ -13,6 +13,7 @@ import { CLASS_IDS } from '@diagrodl/contracts/classes';
 import type { ModelCard } from '@diagrodl/contracts/model-card';
 import { repoRoot } from '../config.ts';
 import { MEAN, STD } from '../inference/preprocess.ts';
+import { addLeafOutput } from './leaf-output.ts';
 
 const PYTHON = '/usr/bin/python3';
 export const TINY_SIZE = 64;
@@ -71,7 +72,12 @@ export function tinyOnnx(): string {
 export function tinyCard(
   file: string,
   name: string,
-  opts: { threshold?: number; accuracy?: number; energyThreshold?: number } = {},
+  opts: {
+    threshold?: number;
+    accuracy?: number;
+    energyThreshold?: number;
+    leafThreshold?: number;
+  } = {},
 ): ModelCard {
   const bytes = fs.readFileSync(file);
   const zeros = CLASS_IDS.map(() => CLASS_IDS.map(() => 0));
@@ -151,6 +157,7 @@ export function tinyCard(
     rejection: {
       threshold: opts.threshold ?? 0,
       ...(opts.energyThreshold === undefined ? {} : { energy_threshold: opts.energyThreshold }),
+      ...(opts.leafThreshold === undefined ? {} : { leaf_threshold: opts.leafThreshold }),
       method: 'test',
       val_coverage: 1,
       val_accuracy_accepted: 0,
@@ -184,7 +191,9 @@ export function tinyCard(
 
 /**
  * A fresh models folder holding the tiny export under each of `ids` with a matching card.
- * `threshold` per id lets a test make rows accepted (0) or not accepted (1).
+ * `threshold` per id lets a test make rows accepted (0) or not accepted (1). `leafBias` per id
+ * gives that model a `leaf` output, Sigmoid(energy + bias): +1000 always a leaf (1), -1000 never
+ * (0); `leafThreshold` per id puts a leaf_threshold in its card.
  */
 export function makeModelsDir(
   ids: readonly string[] = ['mobilenet'],
@@ -192,17 +201,22 @@ export function makeModelsDir(
     threshold?: Record<string, number>;
     accuracy?: Record<string, number>;
     energyThreshold?: Record<string, number>;
+    leafBias?: Record<string, number>;
+    leafThreshold?: Record<string, number>;
   } = {},
 ): string {
   const src = tinyOnnx();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-models-'));
   for (const id of ids) {
     const file = path.join(dir, `${id}.onnx`);
-    fs.copyFileSync(src, file);
+    const bias = opts.leafBias?.[id];
+    if (bias === undefined) fs.copyFileSync(src, file);
+    else fs.writeFileSync(file, addLeafOutput(fs.readFileSync(src), bias));
     const card = tinyCard(file, id, {
       threshold: opts.threshold?.[id] ?? 0,
       accuracy: opts.accuracy?.[id] ?? 0.5,
       energyThreshold: opts.energyThreshold?.[id],
+      leafThreshold: opts.leafThreshold?.[id],
     });
     fs.writeFileSync(path.join(dir, `${id}.card.json`), JSON.stringify(card, null, 2));
   }
