@@ -222,6 +222,29 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    '0004_diagnosis_reason': {
+      // The third outcome: why a row is not a diagnosis ('not_leaf' | 'low_confidence', null when
+      // accepted) and the model's leaf probability. Rows from before are derived: not accepted
+      // meant 'No reconocido con confianza'.
+      async up(db: Kysely<unknown>) {
+        for (const table of ['diagnosis_images', 'diagnosis_history']) {
+          await db.schema.alterTable(table).addColumn('reason', 'text').execute();
+          await db.schema
+            .alterTable(table)
+            .addColumn('leaf_probability', 'double precision')
+            .execute();
+          await sql`update ${sql.table(table)} set reason = 'low_confidence' where accepted = 0`.execute(
+            db,
+          );
+        }
+      },
+      async down(db: Kysely<unknown>) {
+        for (const table of ['diagnosis_images', 'diagnosis_history']) {
+          await db.schema.alterTable(table).dropColumn('leaf_probability').execute();
+          await db.schema.alterTable(table).dropColumn('reason').execute();
+        }
+      },
+    },
   };
 }
 
@@ -233,7 +256,20 @@ class InlineProvider implements MigrationProvider {
 }
 
 /** Applies every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+export function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+  return migrate(db, dialect);
+}
+
+/** Applies the pending migrations up to and including `name` (tests of a later migration). */
+export function migrateUpTo(
+  db: Kysely<unknown>,
+  dialect: Dialect,
+  name: string,
+): Promise<string[]> {
+  return migrate(db, dialect, name);
+}
+
+async function migrate(db: Kysely<unknown>, dialect: Dialect, upTo?: string): Promise<string[]> {
   // On PostgreSQL the bookkeeping tables live in the current schema (search_path): without
   // naming it, Kysely also sees another schema's kysely_migration_lock (parallel test runs,
   // several apps in one database) and skips creating its own.
@@ -247,7 +283,7 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Pr
     provider: new InlineProvider(dialect),
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     const why = error instanceof Error ? error.message : String(error);

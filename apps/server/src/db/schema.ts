@@ -115,6 +115,10 @@ export interface DiagnosisImagesTable {
   /** Stored file name under MEDIA_DIR/heatmaps/<user_id>/ */
   heatmap_file: string | null;
   predicted_at: string | null;
+  /** null (accepted or not identified yet) | 'not_leaf' | 'low_confidence' (migration 0004) */
+  reason: string | null;
+  /** The model's `leaf` output, null when it has none (migration 0004). */
+  leaf_probability: number | null;
 }
 
 /** A light copy of each finished diagnosis (survives 'start anew'). */
@@ -131,6 +135,9 @@ export interface DiagnosisHistoryTable {
   /** Stored file name under MEDIA_DIR/thumbs/<user_id>/ */
   thumb_file: string;
   created_at: string;
+  /** null (accepted) | 'not_leaf' | 'low_confidence' (migration 0004) */
+  reason: string | null;
+  leaf_probability: number | null;
 }
 
 export interface Database {

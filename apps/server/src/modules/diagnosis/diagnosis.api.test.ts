@@ -1,6 +1,8 @@
 // The diagnosis calls against the real server on SQLite and PostgreSQL, with a tiny untrained
 // model built by the training pipeline (the shipped models' accuracy is never relied on).
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
@@ -8,6 +10,8 @@ import { afterAll, expect, it } from 'vitest';
 import {
   DIAGNOSIS_MESSAGES as M,
   DIAGNOSIS_PATHS as P,
+  NOT_LEAF,
+  NOT_LEAF_HINT,
   NOT_RECOGNISED,
   SERVER_MESSAGES,
 } from '@diagrodl/contracts';
@@ -208,6 +212,8 @@ describeEachDatabase(
       ]);
       for (const r of rows) {
         expect(r.accepted).toBe(true);
+        expect(r.reason).toBeNull();
+        expect(r.leaf_probability).toBeNull(); // the tiny model has no leaf output
         expect(r.model).toBe('mobilenet');
         expect(r.modelLabel).toBe('MobileNet v1');
         expect(r.top3).toHaveLength(3);
@@ -227,6 +233,7 @@ describeEachDatabase(
 
       const history = await json(await browser.get(P.history));
       expect(history).toHaveLength(2);
+      expect(history[0]).toMatchObject({ accepted: true, reason: null, leaf_probability: null });
       expect((await browser.get(history[0].thumbnail)).status).toBe(200);
 
       const rep = await browser.get(P.makeReport);
@@ -460,11 +467,76 @@ describeEachDatabase(
       }
       const [rEs] = await json(await es.browser.get(P.posts));
       const [rEn] = await json(await en.browser.get(P.posts));
-      expect(rEs).toMatchObject({ accepted: false, predict: NOT_RECOGNISED.es, model: 'resnet50' });
-      expect(rEn).toMatchObject({ accepted: false, predict: NOT_RECOGNISED.en });
+      expect(rEs).toMatchObject({
+        accepted: false,
+        reason: 'low_confidence',
+        leaf_probability: null,
+        predict: NOT_RECOGNISED.es,
+        model: 'resnet50',
+      });
+      expect(rEn).toMatchObject({
+        accepted: false,
+        reason: 'low_confidence',
+        predict: NOT_RECOGNISED.en,
+      });
+      const [hEs] = await json(await es.browser.get(P.history));
+      expect(hEs).toMatchObject({ reason: 'low_confidence', predict: NOT_RECOGNISED.es });
       // the top 3 still names the classes, in the user's language
       expect(rEs.top3[0].predict).not.toBe(rEn.top3[0].predict);
     });
   },
   { MODELS_DIR },
+);
+
+// A model with a leaf output that says 'not a tomato leaf' for every photo (the tiny model with a
+// leaf output of 0 and a card leaf_threshold of 0.5): the third outcome through the whole API.
+const NOT_LEAF_MODELS_DIR = makeModelsDir(['mobilenet'], {
+  leafBias: { mobilenet: -1000 },
+  leafThreshold: { mobilenet: 0.5 },
+});
+afterAll(() => fs.rmSync(NOT_LEAF_MODELS_DIR, { recursive: true, force: true }));
+
+describeEachDatabase(
+  "diagnosis API: 'No parece una hoja de tomate'",
+  (ctx) => {
+    it('stores and shows reason not_leaf with its leaf probability, in the history and the report', async () => {
+      const models = await json(await fetch(`${ctx().baseUrl}${P.models}`));
+      expect(models).toEqual([expect.objectContaining({ id: 'mobilenet', leafThreshold: 0.5 })]);
+      const es = await loggedIn(ctx().app, ctx().baseUrl, 'NoHoja0001');
+      const en = await loggedIn(ctx().app, ctx().baseUrl, 'NoHoja0002', { language: 'en' });
+      for (const u of [es, en]) {
+        await u.browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') });
+        await u.browser.post(P.posts, { body: uploadForm(await leafPhoto(), 'gato.jpg') });
+        await u.browser.post(`${P.predict}?wait=1`, { body: predictForm() });
+      }
+      const [rEs] = await json(await es.browser.get(P.posts));
+      const [rEn] = await json(await en.browser.get(P.posts));
+      expect(rEs).toMatchObject({
+        accepted: false,
+        reason: 'not_leaf',
+        leaf_probability: 0,
+        predict: NOT_LEAF.es,
+      });
+      expect(rEn).toMatchObject({ accepted: false, reason: 'not_leaf', predict: NOT_LEAF.en });
+      expect(rEs.top3).toHaveLength(3); // the classes are still reported
+      const [hEs] = await json(await es.browser.get(P.history));
+      expect(hEs).toMatchObject({ reason: 'not_leaf', leaf_probability: 0, predict: NOT_LEAF.es });
+
+      // the report: the not-leaf label and the photo hint instead of disease advice
+      const { url } = await json(await es.browser.get(P.makeReport));
+      const pdf = Buffer.from(await (await es.browser.get(url)).arrayBuffer());
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-notleaf-'));
+      try {
+        fs.writeFileSync(path.join(dir, 'r.pdf'), pdf);
+        const text = execFileSync('pdftotext', [path.join(dir, 'r.pdf'), '-'])
+          .toString()
+          .replace(/\s+/g, ' ');
+        expect(text).toContain(NOT_LEAF.es);
+        expect(text).toContain(NOT_LEAF_HINT.es);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  },
+  { MODELS_DIR: NOT_LEAF_MODELS_DIR },
 );

@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import type { DiagnosisReason } from '@diagrodl/contracts';
 import type {
   Database,
   DiagnosisHistoryTable,
@@ -16,6 +17,9 @@ export interface ResultFields {
   label: string;
   probability: number;
   accepted: boolean;
+  /** null when accepted, else 'not_leaf' | 'low_confidence' */
+  reason: DiagnosisReason | null;
+  leaf_probability: number | null;
   top3: string;
   model: string;
   heatmap_file: string;
@@ -225,6 +229,8 @@ export class DiagnosisRepository {
           label: result.label,
           probability: result.probability,
           accepted: result.accepted ? 1 : 0,
+          reason: result.reason,
+          leaf_probability: result.leaf_probability,
           top3: result.top3,
           model: result.model,
           heatmap_file: result.heatmap_file,

@@ -10,6 +10,7 @@ import {
   LEVELS,
   MODEL_TYPES,
   MODEL_VERSIONS,
+  NOT_LEAF,
   NOT_RECOGNISED,
   SERVER_MESSAGES,
   UPLOAD_LIMITS,
@@ -17,6 +18,7 @@ import {
   type ConfigReply,
   type ConfigStateReply,
   type DeleteReply,
+  type DiagnosisReason,
   type DiagnosisRow,
   type HistoryItem,
   type ModelId,
@@ -26,6 +28,7 @@ import {
   type ReportReply,
   type TopClass,
   type UploadReply,
+  isDiagnosisReason,
 } from '@diagrodl/contracts';
 import { type ClassId, classInfo, className, isClassId } from '@diagrodl/contracts/classes';
 import type { Classification, Classifier } from '../../inference/classifier.ts';
@@ -62,6 +65,21 @@ export interface UploadInput {
 
 function lang(language: string | undefined): 'es' | 'en' {
   return language?.startsWith('en') ? 'en' : 'es';
+}
+
+/**
+ * A stored row's outcome: accepted, or why not. A not-accepted row without a known reason
+ * (written before migration 0004 derived them) is 'low_confidence'.
+ */
+function outcomeOf(r: {
+  accepted: number | null;
+  reason: string | null;
+  leaf_probability: number | null;
+}): { accepted: boolean; reason: DiagnosisReason | null; leaf_probability: number | null } {
+  const accepted = r.accepted === 1;
+  const reason = accepted ? null : isDiagnosisReason(r.reason) ? r.reason : 'low_confidence';
+  const leaf = r.leaf_probability;
+  return { accepted, reason, leaf_probability: leaf === null ? null : Number(leaf) };
 }
 
 export class DiagnosisService {
@@ -350,6 +368,8 @@ export class DiagnosisService {
           label: r.label,
           probability: r.probability,
           accepted: r.accepted,
+          reason: r.reason,
+          leaf_probability: r.leafProbability,
           top3,
           model: modelId,
           heatmap_file: heatmapFile,
@@ -360,6 +380,8 @@ export class DiagnosisService {
           label: r.label,
           probability: r.probability,
           accepted: r.accepted ? 1 : 0,
+          reason: r.reason,
+          leaf_probability: r.leafProbability,
           top3,
           model: modelId,
           thumb_file: thumbFile,
@@ -411,8 +433,11 @@ export class DiagnosisService {
       }));
   }
 
-  private predictName(label: ClassId, accepted: boolean, language: string): string {
-    return accepted ? className(label, language) : NOT_RECOGNISED[lang(language)];
+  /** The visible label: the class name, or the not-leaf / not-recognised message. */
+  private predictName(label: ClassId, reason: DiagnosisReason | null, language: string): string {
+    if (reason === 'not_leaf') return NOT_LEAF[lang(language)];
+    if (reason === 'low_confidence') return NOT_RECOGNISED[lang(language)];
+    return className(label, language);
   }
 
   async rows(userId: number): Promise<DiagnosisRow[]> {
@@ -422,15 +447,17 @@ export class DiagnosisService {
       .filter((r) => isClassId(r.label))
       .map((r) => {
         const label = r.label as ClassId;
-        const accepted = r.accepted === 1;
+        const { accepted, reason, leaf_probability } = outcomeOf(r);
         return {
           id: r.id,
           name_img: r.name_img,
-          predict: this.predictName(label, accepted, language),
+          predict: this.predictName(label, reason, language),
           probability: Number(r.probability),
           label,
           top3: this.top3Of(r.top3, language),
           accepted,
+          reason,
+          leaf_probability,
           model: r.model ?? '',
           modelLabel: ModelRegistry.label(r.model ?? ''),
           created_at: r.predicted_at ?? r.created_at,
@@ -451,7 +478,7 @@ export class DiagnosisService {
     const images: ReportImage[] = [];
     for (const r of usable) {
       const label = r.label as ClassId;
-      const accepted = r.accepted === 1;
+      const { accepted, reason } = outcomeOf(r);
       const photo = await this.media.read('post_images', userId, r.file).catch(() => null);
       const heatmap = r.heatmap_file
         ? await this.media.read('heatmaps', userId, r.heatmap_file).catch(() => null)
@@ -459,9 +486,10 @@ export class DiagnosisService {
       images.push({
         nameImg: r.name_img,
         label,
-        predict: this.predictName(label, accepted, language),
+        predict: this.predictName(label, reason, language),
         probability: Number(r.probability),
         accepted,
+        reason,
         top3: this.top3Of(r.top3, language),
         photo: photo ? await thumbnailJpeg(photo, 360, 82).catch(() => null) : null,
         heatmap: heatmap ? await thumbnailJpeg(heatmap, 360, 82).catch(() => null) : null,
@@ -509,15 +537,17 @@ export class DiagnosisService {
       .filter((r) => isClassId(r.label))
       .map((r) => {
         const label = r.label as ClassId;
-        const accepted = r.accepted === 1;
+        const { accepted, reason, leaf_probability } = outcomeOf(r);
         return {
           id: r.id,
           name_img: r.name_img,
-          predict: this.predictName(label, accepted, language),
+          predict: this.predictName(label, reason, language),
           probability: Number(r.probability),
           label,
           top3: this.top3Of(r.top3, language),
           accepted,
+          reason,
+          leaf_probability,
           model: r.model,
           modelLabel: ModelRegistry.label(r.model),
           created_at: r.created_at,
