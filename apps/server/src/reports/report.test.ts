@@ -5,26 +5,41 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_RECOGNISED } from '@diagrodl/contracts';
+import { NOT_LEAF, NOT_LEAF_HINT, NOT_RECOGNISED } from '@diagrodl/contracts';
 import { CLASS_IDS, type ClassId, classInfo, className } from '@diagrodl/contracts/classes';
 import { leafPhoto } from '../testing/diagnosis.ts';
 import { ADVICE, NOT_RECOGNISED_ADVICE } from './advice.ts';
 import { type ReportImage, renderDiagnosisReport } from './report.ts';
 
-const LABELS: ClassId[] = ['late_blight', 'early_blight', 'healthy', 'late_blight', 'mosaic_virus'];
+const LABELS: ClassId[] = [
+  'late_blight',
+  'early_blight',
+  'healthy',
+  'late_blight',
+  'mosaic_virus',
+  'late_blight',
+];
 
 async function images(language: 'es' | 'en'): Promise<ReportImage[]> {
   const out: ReportImage[] = [];
   for (let i = 0; i < LABELS.length; i++) {
     const label = LABELS[i]!;
-    const accepted = i !== 4;
+    // the fifth is not recognised with confidence, the sixth is not a tomato leaf
+    const reason = i === 4 ? 'low_confidence' : i === 5 ? 'not_leaf' : null;
+    const accepted = reason === null;
     const photo = await leafPhoto({ width: 300, height: 220, seed: i });
     out.push({
       nameImg: `hoja_número_${i + 1}.jpg`,
       label,
-      predict: accepted ? className(label, language) : NOT_RECOGNISED[language],
+      predict:
+        reason === 'not_leaf'
+          ? NOT_LEAF[language]
+          : accepted
+            ? className(label, language)
+            : NOT_RECOGNISED[language],
       probability: accepted ? 0.9731 - i / 100 : 0.41,
       accepted,
+      reason,
       top3: [label, 'leaf_mold', 'target_spot'].map((l, k) => ({
         label: l as ClassId,
         predict: className(l as ClassId, language),
@@ -93,11 +108,18 @@ describe('diagnosis report PDF', () => {
     expect(byPage[1]).toContain('http://localhost:8000/Late_blight');
     expect(byPage[2]).toContain('No reconocido con'); // wrapped in the block's text column
     expect(byPage[2]).toContain(NOT_RECOGNISED_ADVICE.es[0].slice(0, 30));
+    // the photo that is not a tomato leaf: its own label, and the photo hint instead of advice
+    const notLeafBlock = byPage[2]!.slice(byPage[2]!.indexOf('hoja_número_6.jpg'));
+    expect(notLeafBlock).toMatch(/No parece una hoja de\s+tomate/);
+    expect(notLeafBlock).toContain(NOT_LEAF_HINT.es.slice(0, 30));
+    expect(notLeafBlock).not.toContain(NOT_RECOGNISED_ADVICE.es[0].slice(0, 30));
+    expect(notLeafBlock).not.toContain('Más información');
     expect(byPage[3]).toContain('Resumen');
-    // summary: late blight twice, one not recognised, total 5
+    // summary: late blight twice, one not recognised, one not a leaf, total 6
     expect(byPage[3]).toMatch(/Tizón tardío\s+2/);
     expect(byPage[3]).toMatch(/No reconocido con confianza\s+1/);
-    expect(byPage[3]).toMatch(/Total\s+5/);
+    expect(byPage[3]).toMatch(/No parece una hoja de tomate\s+1/);
+    expect(byPage[3]).toMatch(/Total\s+6/);
     for (const id of CLASS_IDS) expect(byPage[3]).toContain(className(id, 'es').slice(0, 20));
     for (let i = 1; i <= 4; i++) expect(byPage[i - 1]).toContain(`Página ${i} de 4`);
 
@@ -128,5 +150,22 @@ describe('diagnosis report PDF', () => {
     expect(text).toContain('Late blight');
     expect(text).toContain('accuracy not measured');
     expect(text).toContain('Page 3 of 3');
+  });
+
+  it('prints the not-leaf outcome and its hint in English', async () => {
+    const pdf = await renderDiagnosisReport({
+      productName: 'DiAgroDL',
+      userName: 'Ben',
+      date: new Date('2026-11-21T10:30:00Z'),
+      language: 'en',
+      models: [{ label: 'MobileNet v1', accuracy: 0.98 }],
+      images: (await images('en')).slice(5),
+    });
+    const file = path.join(dir, 'en-not-leaf.pdf');
+    fs.writeFileSync(file, pdf);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    expect(text.replace(/\s+/g, ' ')).toContain(NOT_LEAF.en);
+    expect(text.replace(/\s+/g, ' ')).toContain(NOT_LEAF_HINT.en);
+    expect(text).toMatch(/This does not look like a tomato leaf\s+1/);
   });
 });

@@ -2,11 +2,18 @@
  * The diagnosis report PDF (pdfkit, DejaVu Sans embedded so every Spanish character prints):
  * a cover (product, user, date, model and its test accuracy), one block per image (photo,
  * heatmap, label, probability, top 3, two lines of advice, disease page URL), a summary
- * table with counts per class, and page numbers.
+ * table with counts per class, and page numbers. A photo the model says is not a tomato leaf
+ * gets 'No parece una hoja de tomate' and the photo hint instead of advice.
  */
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
-import { NOT_RECOGNISED, type TopClass } from '@diagrodl/contracts';
+import {
+  type DiagnosisReason,
+  NOT_LEAF,
+  NOT_LEAF_HINT,
+  NOT_RECOGNISED,
+  type TopClass,
+} from '@diagrodl/contracts';
 import { CLASS_IDS, type ClassId, className } from '@diagrodl/contracts/classes';
 import { repoRoot } from '../config.ts';
 import { ADVICE, NOT_RECOGNISED_ADVICE } from './advice.ts';
@@ -21,6 +28,8 @@ export interface ReportImage {
   predict: string;
   probability: number;
   accepted: boolean;
+  /** Why it is not a diagnosis (null when accepted): 'not_leaf' prints the photo hint. */
+  reason: DiagnosisReason | null;
   top3: TopClass[];
   /** JPEG bytes (pdfkit embeds JPEG and PNG only); null draws an empty frame. */
   photo: Buffer | null;
@@ -196,7 +205,10 @@ export function renderDiagnosisReport(input: ReportInput): Promise<Buffer> {
     im.top3.forEach((c, i) =>
       doc.text(`${i + 1}. ${c.predict} — ${prob(c.probability)}`, { width: tw }),
     );
-    const advice = (im.accepted ? ADVICE[im.label] : NOT_RECOGNISED_ADVICE)[input.language];
+    const advice: readonly string[] =
+      im.reason === 'not_leaf'
+        ? [NOT_LEAF_HINT[input.language]]
+        : (im.accepted ? ADVICE[im.label] : NOT_RECOGNISED_ADVICE)[input.language];
     doc.moveDown(0.3).font('bold').text(t.advice, { width: tw });
     doc.font('body').fontSize(8.5);
     for (const a of advice) doc.text(`• ${a}`, { width: tw });
@@ -218,9 +230,15 @@ export function renderDiagnosisReport(input: ReportInput): Promise<Buffer> {
   const counts = new Map<string, number>();
   for (const id of CLASS_IDS) counts.set(className(id, input.language), 0);
   const notRec = NOT_RECOGNISED[input.language];
+  const notLeaf = NOT_LEAF[input.language];
   counts.set(notRec, 0);
+  counts.set(notLeaf, 0);
   for (const im of input.images) {
-    const k = im.accepted ? className(im.label, input.language) : notRec;
+    const k = im.accepted
+      ? className(im.label, input.language)
+      : im.reason === 'not_leaf'
+        ? notLeaf
+        : notRec;
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   const colW = [width - 100, 100];
