@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOT_LEAF } from '@diagrodl/contracts';
 import { CLASS_IDS } from '@diagrodl/contracts/classes';
 import { repoRoot } from '../config.ts';
 import { leafPhoto } from '../testing/diagnosis.ts';
@@ -14,16 +15,23 @@ const CLI = path.join(repoRoot, 'apps', 'server', 'src', 'cli', 'diagnose.ts');
 
 describe('diagnose CLI', { timeout: 180_000 }, () => {
   let models = '';
+  let notLeafModels = '';
   let work = '';
-  const run = (...args: string[]) =>
+  const runWith = (dir: string, ...args: string[]) =>
     spawnSync(TSX, [CLI, ...args], {
       cwd: repoRoot,
-      env: { ...process.env, MODELS_DIR: models },
+      env: { ...process.env, MODELS_DIR: dir },
       encoding: 'utf8',
     });
+  const run = (...args: string[]) => runWith(models, ...args);
 
   beforeAll(async () => {
     models = makeModelsDir(['mobilenet', 'resnet50']);
+    // a model whose leaf output says 'not a tomato leaf' for every photo
+    notLeafModels = makeModelsDir(['mobilenet'], {
+      leafBias: { mobilenet: -1000 },
+      leafThreshold: { mobilenet: 0.5 },
+    });
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-cli-'));
     fs.mkdirSync(path.join(work, 'photos', 'sub'), { recursive: true });
     fs.writeFileSync(path.join(work, 'photos', 'a.jpg'), await leafPhoto({ seed: 1 }));
@@ -46,6 +54,7 @@ describe('diagnose CLI', { timeout: 180_000 }, () => {
   afterAll(() => {
     fs.rmSync(work, { recursive: true, force: true });
     fs.rmSync(models, { recursive: true, force: true });
+    fs.rmSync(notLeafModels, { recursive: true, force: true });
   });
 
   it('prints one JSON result per image of the given files and folders', () => {
@@ -57,7 +66,18 @@ describe('diagnose CLI', { timeout: 180_000 }, () => {
       path.join('photos', 'sub', 'b.png'),
     ]);
     for (const x of out) {
-      expect(Object.keys(x).sort()).toEqual(['accepted', 'file', 'label', 'probability', 'top3']);
+      expect(Object.keys(x).sort()).toEqual([
+        'accepted',
+        'file',
+        'label',
+        'leaf_probability',
+        'probability',
+        'reason',
+        'top3',
+      ]);
+      expect(x.accepted).toBe(true);
+      expect(x.reason).toBeNull();
+      expect(x.leaf_probability).toBeNull(); // the tiny model has no leaf output
       expect(CLASS_IDS).toContain(x.label);
       expect(x.top3).toHaveLength(3);
       expect(x.top3[0]).toEqual({ label: x.label, probability: x.probability });
@@ -84,6 +104,22 @@ describe('diagnose CLI', { timeout: 180_000 }, () => {
     expect(Object.keys(e.per_class_recall)).toEqual([...CLASS_IDS]);
     expect(e.per_class_recall.bacterial_spot).toBeNull();
     expect(e.not_accepted_share).toBe(0); // the tiny model's card threshold is 0
+    expect(e.not_leaf_share).toBe(0);
+    expect(e.low_confidence_share).toBe(0);
+  });
+
+  it("reports 'not_leaf' (JSON, text and --eval) for a model whose leaf output refuses the photo", () => {
+    const json = runWith(notLeafModels, '--json', path.join(work, 'photos', 'a.jpg'));
+    expect(json.status, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)[0]).toMatchObject({
+      accepted: false,
+      reason: 'not_leaf',
+      leaf_probability: 0,
+    });
+    const text = runWith(notLeafModels, path.join(work, 'photos', 'a.jpg'));
+    expect(text.stdout).toContain(`\t${NOT_LEAF.es}\t`);
+    const e = JSON.parse(runWith(notLeafModels, '--eval', path.join(work, 'pv')).stdout);
+    expect(e).toMatchObject({ not_accepted_share: 1, not_leaf_share: 1, low_confidence_share: 0 });
   });
 
   it('fails clearly on a model that is not loaded, a bad option or a missing path', () => {

@@ -5,7 +5,8 @@
  * Runs the server's inference path (same model registry, card checks, preprocessing and
  * threshold) on image files. `--eval DIR` takes one subfolder per class (PlantVillage folder
  * names or class ids) and prints accuracy, per-class recall, the confusion matrix and the
- * share not accepted, as JSON. Models come from MODELS_DIR (default models/).
+ * share not accepted (split into not a tomato leaf and low confidence), as JSON. Models come
+ * from MODELS_DIR (default models/).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,7 @@ import {
   className,
   isClassId,
 } from '@diagrodl/contracts/classes';
-import { NOT_RECOGNISED } from '@diagrodl/contracts';
+import { NOT_LEAF, NOT_RECOGNISED } from '@diagrodl/contracts';
 import type { Classification, Classifier } from '../inference/classifier.ts';
 import { ModelRegistry } from '../inference/models.ts';
 import { loadConfig } from '../config.ts';
@@ -104,6 +105,7 @@ export function evaluate(
   const confusion = CLASS_IDS.map(() => new Array<number>(k).fill(0));
   let correct = 0;
   let rejected = 0;
+  let notLeaf = 0;
   let accepted = 0;
   let correctAccepted = 0;
   let failed = 0;
@@ -119,7 +121,10 @@ export function evaluate(
     if (r.accepted) {
       accepted++;
       if (p === t) correctAccepted++;
-    } else rejected++;
+    } else {
+      rejected++;
+      if (r.reason === 'not_leaf') notLeaf++;
+    }
   });
   const n = results.length - failed;
   const round = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -140,6 +145,10 @@ export function evaluate(
     classes: [...CLASS_IDS],
     confusion_matrix: confusion,
     not_accepted_share: n ? round(rejected / n) : null,
+    /** refused as 'No parece una hoja de tomate' (the model's leaf output) */
+    not_leaf_share: n ? round(notLeaf / n) : null,
+    /** refused as 'No reconocido con confianza' (threshold or energy floor) */
+    low_confidence_share: n ? round((rejected - notLeaf) / n) : null,
     accuracy_accepted: accepted ? round(correctAccepted / accepted) : null,
   };
 }
@@ -241,6 +250,8 @@ async function main(): Promise<void> {
             probability: r.result.probability,
             top3: r.result.top3.map((t) => ({ label: t.label, probability: t.probability })),
             accepted: r.result.accepted,
+            reason: r.result.reason,
+            leaf_probability: r.result.leafProbability,
           },
         ];
       });
@@ -252,7 +263,12 @@ async function main(): Promise<void> {
           process.stdout.write(`${r.file}\tERROR: cannot be read as an image\n`);
           continue;
         }
-        const name = r.result.accepted ? className(r.result.label, 'es') : NOT_RECOGNISED.es;
+        const name =
+          r.result.reason === 'not_leaf'
+            ? NOT_LEAF.es
+            : r.result.reason === 'low_confidence'
+              ? NOT_RECOGNISED.es
+              : className(r.result.label, 'es');
         const top = r.result.top3.map((t) => `${t.label} ${t.probability.toFixed(4)}`).join(', ');
         process.stdout.write(`${r.file}\t${name}\t${r.result.probability.toFixed(4)}\t(${top})\n`);
       }
