@@ -4,13 +4,20 @@ import { Link } from 'react-router';
 import type { DiagnosisRow } from '@diagrodl/contracts';
 import { currentLanguage, LOCALE_TAG } from '@/lib/i18n.ts';
 import { probabilityText } from '../format.ts';
+import { outcomeLabel, outcomeOf } from '../outcome.ts';
 
 /** One diagnosed image: photo, heatmap, label, probability, top 3 and what to do. */
 export function DiagnosisCard({ row }: { row: DiagnosisRow }) {
   const { t } = useTranslation();
   const locale = LOCALE_TAG[currentLanguage()];
+  const outcome = outcomeOf(row);
   return (
-    <Card className="h-100 diagnosis-card" data-testid="diagnosis-row" data-accepted={row.accepted}>
+    <Card
+      className="h-100 diagnosis-card"
+      data-testid="diagnosis-row"
+      data-accepted={row.accepted}
+      data-reason={outcome === 'diagnosis' ? undefined : outcome}
+    >
       <div className="d-flex">
         <figure className="m-0 w-50">
           <img
@@ -46,7 +53,7 @@ export function DiagnosisCard({ row }: { row: DiagnosisRow }) {
             className={`col-7 fw-bold ${row.accepted ? '' : 'text-danger'}`}
             data-testid="row-label"
           >
-            {row.predict}
+            {outcomeLabel(row, t)}
           </dd>
           <dt className="col-5">{t('diagnosis.results.probability')}</dt>
           <dd className="col-7" data-testid="row-probability">
@@ -63,12 +70,18 @@ export function DiagnosisCard({ row }: { row: DiagnosisRow }) {
             </li>
           ))}
         </ol>
-        {row.accepted ? (
+        {outcome === 'diagnosis' && (
           <Link to={row.page} className="small">
             {t('diagnosis.results.whatToDo', { name: row.predict })}
           </Link>
-        ) : (
-          <p className="small text-body-secondary mb-0">
+        )}
+        {outcome === 'not_leaf' && (
+          <p className="small mb-0" data-testid="row-hint">
+            {t('diagnosis.results.notLeafHint')}
+          </p>
+        )}
+        {outcome === 'low_confidence' && (
+          <p className="small text-body-secondary mb-0" data-testid="row-hint">
             {t('diagnosis.results.notRecognisedHelp')}
           </p>
         )}

@@ -9,6 +9,7 @@ import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { currentLanguage, LOCALE_TAG } from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
 import { probabilityText } from '../format.ts';
+import { outcomeLabel, outcomeOf } from '../outcome.ts';
 import { errorText } from './errors.ts';
 
 /** Past diagnoses (beyond the specification), newest first. */
@@ -65,12 +66,19 @@ export default function HistoryPage() {
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.id}>
+              <tr key={r.id} data-reason={r.accepted ? undefined : outcomeOf(r)}>
                 <td>{new Date(r.created_at).toLocaleString(locale)}</td>
                 <td>
                   <img src={r.image} alt={r.name_img} width={64} height={64} loading="lazy" />
                 </td>
-                <td>{r.accepted ? <Link to={r.page}>{r.predict}</Link> : r.predict}</td>
+                <td data-testid="history-label">
+                  {r.accepted ? <Link to={r.page}>{r.predict}</Link> : outcomeLabel(r, t)}
+                  {outcomeOf(r) === 'not_leaf' && (
+                    <div className="small text-body-secondary">
+                      {t('diagnosis.results.notLeafHint')}
+                    </div>
+                  )}
+                </td>
                 <td>{probabilityText(r.probability, locale)}</td>
                 <td>{r.modelLabel}</td>
                 <td>

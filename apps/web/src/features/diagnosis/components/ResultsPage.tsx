@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { type DiagnosisRow, ROUTES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { diagnosisApi } from '../api.ts';
+import { outcomeOf } from '../outcome.ts';
 import { DiagnosisCard } from './DiagnosisCard.tsx';
 import { errorText } from './errors.ts';
 
@@ -55,7 +56,11 @@ export default function ResultsPage() {
     }
   };
 
-  const accepted = rows?.filter((r) => r.accepted).length ?? 0;
+  const count = (o: ReturnType<typeof outcomeOf>) =>
+    rows?.filter((r) => outcomeOf(r) === o).length ?? 0;
+  const accepted = count('diagnosis');
+  const notLeaf = count('not_leaf');
+  const rejected = count('low_confidence');
   return (
     <section>
       <h1 className="h2">{t('diagnosis.results.title')}</h1>
@@ -83,7 +88,9 @@ export default function ResultsPage() {
       {rows && rows.length > 0 && (
         <>
           <p data-testid="results-summary">
-            {t('diagnosis.results.summary', { accepted, rejected: rows.length - accepted })}
+            {notLeaf
+              ? t('diagnosis.results.summaryNotLeaf', { accepted, notLeaf, rejected })
+              : t('diagnosis.results.summary', { accepted, rejected })}
           </p>
           <div className="row g-3">
             {rows.map((row) => (

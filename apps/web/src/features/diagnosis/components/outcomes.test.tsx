@@ -1,0 +1,142 @@
+// The three outcomes of a photo on the results card, the results summary and the history:
+// a diagnosis, 'No parece una hoja de tomate' (with its hint) and 'No reconocido con confianza'.
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  type DiagnosisRow,
+  type HistoryItem,
+  NOT_LEAF,
+  NOT_LEAF_HINT,
+  NOT_RECOGNISED,
+} from '@diagrodl/contracts';
+import i18n from '@/lib/i18n.ts';
+import { diagnosisApi } from '../api.ts';
+import { DiagnosisCard } from './DiagnosisCard.tsx';
+import HistoryPage from './HistoryPage.tsx';
+import ResultsPage from './ResultsPage.tsx';
+
+function row(id: number, over: Partial<DiagnosisRow>): HistoryItem {
+  return {
+    id,
+    name_img: `foto_${id}.jpg`,
+    predict: 'Tizón tardío',
+    probability: 0.9731,
+    label: 'late_blight',
+    top3: [
+      { label: 'late_blight', predict: 'Tizón tardío', probability: 0.9731 },
+      { label: 'early_blight', predict: 'Tizón temprano', probability: 0.02 },
+      { label: 'healthy', predict: 'Sana', probability: 0.0069 },
+    ],
+    accepted: true,
+    reason: null,
+    leaf_probability: 0.98,
+    model: 'mobilenet',
+    modelLabel: 'MobileNet v1',
+    created_at: '2026-05-01T10:00:00.000Z',
+    image: `/media/post_images/${id}.jpg`,
+    heatmap: `/media/heatmaps/h${id}.jpg`,
+    page: '/Late_blight',
+    thumbnail: `/media/thumbs/t${id}.jpg`,
+    ...over,
+  };
+}
+
+const DIAGNOSIS = row(1, {});
+const NOT_A_LEAF = row(2, {
+  accepted: false,
+  reason: 'not_leaf',
+  leaf_probability: 0.03,
+  predict: NOT_LEAF.es,
+});
+const UNSURE = row(3, {
+  accepted: false,
+  reason: 'low_confidence',
+  predict: NOT_RECOGNISED.es,
+  probability: 0.41,
+});
+
+function renderIn(ui: React.ReactNode) {
+  return render(
+    <I18nextProvider i18n={i18n}>
+      <MemoryRouter>{ui}</MemoryRouter>
+    </I18nextProvider>,
+  );
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the three outcomes of a photo', () => {
+  it('the web strings are the specification messages of the contracts, in both languages', () => {
+    for (const lang of ['es', 'en'] as const) {
+      const t = i18n.getFixedT(lang);
+      expect(t('diagnosis.results.notLeaf')).toBe(NOT_LEAF[lang]);
+      expect(t('diagnosis.results.notLeafHint')).toBe(NOT_LEAF_HINT[lang]);
+      expect(t('diagnosis.results.notRecognised')).toBe(NOT_RECOGNISED[lang]);
+    }
+  });
+
+  it('results cards: a diagnosis links to its page; not a leaf shows its hint; low confidence its help', async () => {
+    await i18n.changeLanguage('es');
+    renderIn(
+      <>
+        <DiagnosisCard row={DIAGNOSIS} />
+        <DiagnosisCard row={NOT_A_LEAF} />
+        <DiagnosisCard row={UNSURE} />
+      </>,
+    );
+    const [ok, leaf, unsure] = screen.getAllByTestId('diagnosis-row') as [
+      HTMLElement,
+      HTMLElement,
+      HTMLElement,
+    ];
+    expect(within(ok).getByTestId('row-label')).toHaveTextContent('Tizón tardío');
+    expect(within(ok).getByRole('link', { name: 'Qué hacer: Tizón tardío' })).toBeInTheDocument();
+    expect(ok).not.toHaveAttribute('data-reason');
+
+    expect(leaf).toHaveAttribute('data-reason', 'not_leaf');
+    expect(within(leaf).getByTestId('row-label')).toHaveTextContent('No parece una hoja de tomate');
+    expect(within(leaf).getByTestId('row-hint')).toHaveTextContent(NOT_LEAF_HINT.es);
+    expect(within(leaf).queryByRole('link')).toBeNull();
+
+    expect(unsure).toHaveAttribute('data-reason', 'low_confidence');
+    expect(within(unsure).getByTestId('row-label')).toHaveTextContent(NOT_RECOGNISED.es);
+    expect(within(unsure).getByTestId('row-hint')).not.toHaveTextContent(NOT_LEAF_HINT.es);
+  });
+
+  it('follows the language toggle (English)', async () => {
+    await i18n.changeLanguage('en');
+    renderIn(<DiagnosisCard row={NOT_A_LEAF} />);
+    expect(screen.getByTestId('row-label')).toHaveTextContent(NOT_LEAF.en);
+    expect(screen.getByTestId('row-hint')).toHaveTextContent(NOT_LEAF_HINT.en);
+  });
+
+  it('the results summary counts the photos that are not a tomato leaf apart', async () => {
+    await i18n.changeLanguage('es');
+    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([DIAGNOSIS, NOT_A_LEAF, UNSURE]);
+    renderIn(<ResultsPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
+    expect(await screen.findByTestId('results-summary')).toHaveTextContent(
+      '1 diagnósticos, 1 fotos que no parecen una hoja de tomate y 1 imágenes no reconocidas con confianza.',
+    );
+  });
+
+  it('the history shows each outcome, the not-leaf one with its hint', async () => {
+    await i18n.changeLanguage('es');
+    vi.spyOn(diagnosisApi, 'history').mockResolvedValue([DIAGNOSIS, NOT_A_LEAF, UNSURE]);
+    renderIn(<HistoryPage />);
+    await waitFor(() => expect(screen.getAllByTestId('history-label')).toHaveLength(3));
+    const [ok, leaf, unsure] = screen.getAllByTestId('history-label') as [
+      HTMLElement,
+      HTMLElement,
+      HTMLElement,
+    ];
+    expect(within(ok).getByRole('link', { name: 'Tizón tardío' })).toBeInTheDocument();
+    expect(leaf).toHaveTextContent(`${NOT_LEAF.es}${NOT_LEAF_HINT.es}`);
+    expect(leaf.closest('tr')).toHaveAttribute('data-reason', 'not_leaf');
+    expect(unsure).toHaveTextContent(NOT_RECOGNISED.es);
+    expect(unsure).not.toHaveTextContent(NOT_LEAF_HINT.es);
+  });
+});
