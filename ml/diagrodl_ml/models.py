@@ -1,11 +1,15 @@
 """Architectures: torchvision backbones, global-average-pooling head, one linear layer to 10."""
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import torch
 from torch import nn
 import torchvision
 
 from .classes import NUM_CLASSES
+from .preprocess import MEAN, STD
 
 ARCHS: dict[str, str] = {
     # short name -> torchvision constructor
@@ -13,6 +17,8 @@ ARCHS: dict[str, str] = {
     "mobilenet_v3_small": "mobilenet_v3_small",
     "mobilenet_v3_large": "mobilenet_v3_large",
     "mobilenet_v2": "mobilenet_v2",
+    # ImageNet start (tflite.py converts ../shared/pretrained/mobilenet_v2_imagenet) + an 11th 'not a leaf' output
+    "mobilenet_v2_imagenet": "mobilenet_v2",
     "resnet50": "resnet50",
     "vgg16": "vgg16_bn",
     "vgg16_bn": "vgg16_bn",
@@ -57,6 +63,40 @@ class GapClassifier(nn.Module):
         return self.fc(self.dropout(f.mean(dim=(2, 3))))
 
 
+PRETRAINED_TFLITE = Path(os.environ.get(
+    "DIAGRODL_PRETRAINED",
+    str(Path(__file__).resolve().parents[3] / "shared" / "pretrained" / "mobilenet_v2_imagenet" / "tf2_mobilenet_v2_1.0_224_ptq.tflite"),
+))
+
+
+class TfInput(nn.Module):
+    """The product's input (x / 255, ImageNet mean/std) -> the scale TensorFlow's MobileNetV2 was trained on (x / 127.5 - 1)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        std = torch.tensor(STD, dtype=torch.float32).reshape(1, 3, 1, 1)
+        mean = torch.tensor(MEAN, dtype=torch.float32).reshape(1, 3, 1, 1)
+        self.register_buffer("scale", 2 * std)
+        self.register_buffer("shift", 2 * mean - 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * self.scale + self.shift
+
+
+def imagenet_mobilenet_v2(num_classes: int = NUM_CLASSES + 1, pretrained: Path | None = PRETRAINED_TFLITE) -> GapClassifier:
+    """MobileNetV2 started from the ImageNet weights (converted from TFLite), input scale folded in as `features.0`.
+
+    num_classes defaults to the 10 diseases plus 'not a tomato leaf'. `pretrained=None` starts from random weights.
+    """
+    m = torchvision.models.mobilenet_v2(weights=None)
+    if pretrained is not None:
+        from .tflite import mobilenet_v2_state_dict
+
+        m.load_state_dict(mobilenet_v2_state_dict(pretrained))
+    features = nn.Sequential(TfInput(), *m.features)
+    return GapClassifier(features, m.last_channel, num_classes, dropout=0.2)
+
+
 def torchvision_name(arch: str) -> str:
     if arch not in ARCHS:
         raise ValueError(f"unknown arch {arch!r}; choose one of {sorted(ARCHS)}")
@@ -66,6 +106,8 @@ def torchvision_name(arch: str) -> str:
 def build_model(arch: str, num_classes: int = NUM_CLASSES) -> GapClassifier:
     """Fresh model (weights=None: nothing is downloaded)."""
     name = torchvision_name(arch)
+    if arch == "mobilenet_v2_imagenet":
+        return imagenet_mobilenet_v2(num_classes + 1)
     tv = torchvision.models
     if name.startswith("mobilenet_v3"):
         m = getattr(tv, name)(weights=None)

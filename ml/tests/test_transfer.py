@@ -1,0 +1,173 @@
+"""The ImageNet start (TFLite converter), the field/negatives splits, the field-like views and the learned refusal."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from diagrodl_ml import fieldaug as FA
+from diagrodl_ml.classes import NUM_CLASSES
+from diagrodl_ml.export import CalibratedCamModel
+from diagrodl_ml.models import PRETRAINED_TFLITE, imagenet_mobilenet_v2
+from diagrodl_ml.sources import FIELD_DIR, NEGATIVES_DIR, field_split, negatives_split
+from diagrodl_ml.transfer import choose_leaf_threshold, fit_platt, leaf_score, sigmoid, wilson
+
+PRETRAINED_DIR = PRETRAINED_TFLITE.parent
+CATS = ("tabby, tabby cat", "tiger cat", "Persian cat", "Siamese cat, Siamese", "Egyptian cat")
+
+
+def _imagenet_top(net: torch.nn.Module, rgb: np.ndarray, labels: list[str]) -> str:
+    from diagrodl_ml.tflite import tf_input
+
+    with torch.no_grad():
+        p = net(torch.from_numpy(tf_input(rgb)))
+    return labels[int(p.argmax()) + 1]  # labels[0] is the slim model's 'background'
+
+
+@unittest.skipUnless(PRETRAINED_TFLITE.exists(), "../shared/pretrained/mobilenet_v2_imagenet is not here")
+class TfliteConverterTest(unittest.TestCase):
+    def test_converted_network_sees_a_cat(self) -> None:
+        import torchvision
+        from PIL import Image
+
+        from diagrodl_ml.tflite import mobilenet_v2_state_dict
+
+        net = torchvision.models.mobilenet_v2(weights=None)
+        net.load_state_dict(mobilenet_v2_state_dict(PRETRAINED_TFLITE))
+        net.eval()
+        labels = (PRETRAINED_DIR / "imagenet_labels.txt").read_text().splitlines()
+        cat = np.asarray(Image.open(PRETRAINED_DIR / "cat.bmp").convert("RGB").resize((224, 224), Image.BILINEAR))
+        self.assertIn(_imagenet_top(net, cat, labels), CATS)
+        bird = np.asarray(Image.open(PRETRAINED_DIR / "bird.bmp").convert("RGB").resize((224, 224), Image.BILINEAR))
+        self.assertNotIn(_imagenet_top(net, bird, labels), CATS)
+
+    def test_product_input_scale_is_folded_in(self) -> None:
+        # the diagnosis network takes the product's (x/255 - mean)/std input; features.0 maps it to x/127.5 - 1
+        from diagrodl_ml.preprocess import MEAN, STD
+
+        m = imagenet_mobilenet_v2()
+        rgb = np.random.default_rng(0).integers(0, 256, (1, 3, 8, 8)).astype(np.float32)
+        product = (rgb / 255 - np.asarray(MEAN, np.float32).reshape(1, 3, 1, 1)) / np.asarray(STD, np.float32).reshape(1, 3, 1, 1)
+        out = m.features[0](torch.from_numpy(product)).numpy()
+        np.testing.assert_allclose(out, rgb / 127.5 - 1, atol=1e-5)
+        self.assertEqual(m.fc.out_features, NUM_CLASSES + 1)
+
+
+@unittest.skipUnless(FIELD_DIR.exists() and NEGATIVES_DIR.exists(), "shared field photos or negatives are not here")
+class SourcesSplitTest(unittest.TestCase):
+    def test_field_split_is_fixed_disjoint_and_about_40_percent_per_class(self) -> None:
+        a, b = field_split(), field_split()
+        self.assertEqual([p.rel_path for p in a["val"]], [p.rel_path for p in b["val"]])
+        self.assertFalse({p.rel_path for p in a["val"]} & {p.rel_path for p in a["train"]})
+        for label in {p.label for p in a["val"] + a["train"]}:
+            n_val = sum(p.label == label for p in a["val"])
+            n = n_val + sum(p.label == label for p in a["train"])
+            self.assertLessEqual(abs(n_val - 0.4 * n), 1)
+
+    def test_negatives_holdout_is_20_percent_of_every_class(self) -> None:
+        s = negatives_split()
+        parts = [{p.rel_path for p in s[k]} for k in ("holdout", "val", "train")]
+        self.assertFalse(parts[0] & parts[1] or parts[0] & parts[2] or parts[1] & parts[2])
+        groups = {p.group for p in s["train"]}
+        self.assertGreater(len(groups), 200)
+        for g in list(groups)[:20]:
+            n_h = sum(p.group == g for p in s["holdout"])
+            n = n_h + sum(p.group == g for k in ("val", "train") for p in s[k])
+            self.assertLessEqual(abs(n_h - 0.2 * n), 1)
+
+
+class FieldViewsTest(unittest.TestCase):
+    def test_views_are_224_uint8_and_vary(self) -> None:
+        rng = np.random.default_rng(0)
+        rgb = np.zeros((256, 256, 3), np.uint8)
+        rgb[..., :] = (150, 150, 160)  # grey lab background
+        mask = np.zeros((256, 256), np.uint8)
+        mask[60:200, 80:180] = 255
+        rgb[mask > 0] = (40, 140, 40)
+        bgs = [rng.integers(0, 256, (224, 224, 3)).astype(np.uint8)]
+        a = FA.field_like(rgb, mask, rng, bgs, [(rgb, mask)])
+        b = FA.field_like(rgb, mask, rng, bgs, [(rgb, mask)])
+        for v in (a, b, FA.lab_view(rgb, rng), FA.photo_view(bgs[0], rng), FA.synthetic_non_leaf(rng)):
+            self.assertEqual(v.shape, (224, 224, 3))
+            self.assertEqual(v.dtype, np.uint8)
+        self.assertGreater(np.abs(a.astype(int) - b.astype(int)).mean(), 5)
+        bg = FA.background_only(rgb, mask, rng)
+        self.assertIsNotNone(bg)
+        # a background-only crop shows no leaf green
+        self.assertLess(((bg[..., 1].astype(int) - bg[..., 0].astype(int)) > 60).mean(), 0.05)
+
+
+class LearnedRefusalTest(unittest.TestCase):
+    def test_leaf_score_and_platt_separate_leaves_from_non_leaves(self) -> None:
+        rng = np.random.default_rng(3)
+        leaves = rng.normal(0, 1, (400, NUM_CLASSES + 1))
+        leaves[np.arange(400), rng.integers(0, NUM_CLASSES, 400)] += 6
+        others = rng.normal(0, 1, (400, NUM_CLASSES + 1))
+        others[:, NUM_CLASSES] += 6
+        s = np.concatenate([leaf_score(leaves), leaf_score(others)])
+        y = np.concatenate([np.ones(400), np.zeros(400)])
+        a, c = fit_platt(s, y, np.ones(800))
+        p = sigmoid(a * s + c)
+        self.assertGreater(a, 0)
+        self.assertGreater((p[:400] > 0.5).mean(), 0.95)
+        self.assertLess((p[400:] > 0.5).mean(), 0.05)
+        rule = choose_leaf_threshold(p[:400], p[:40], p[400:], max_lab=0.01, max_field=0.1)
+        self.assertLessEqual(rule["val_lab_not_leaf"], 0.01)
+        self.assertGreater(rule["val_negatives_refused"], 0.95)
+
+    def test_export_wrapper_leaf_output_matches_the_formula(self) -> None:
+        torch.manual_seed(0)
+        m = imagenet_mobilenet_v2(pretrained=None).eval()
+        w = CalibratedCamModel(m, 1.3, 1, np.linspace(-0.2, 0.2, NUM_CLASSES), (0.8, -0.5)).eval()
+        x = torch.randn(3, 3, 64, 64)
+        with torch.no_grad():
+            probs, cam, energy, leaf = w(x)
+            logits = m(x).numpy()
+        self.assertEqual(tuple(cam.shape[:2]), (3, NUM_CLASSES))
+        np.testing.assert_allclose(leaf.numpy(), sigmoid(0.8 * leaf_score(logits) - 0.5), rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(probs.sum(1).numpy(), 1.0, atol=1e-5)
+
+    def test_wilson_interval(self) -> None:
+        lo, hi = wilson(50, 100)
+        self.assertAlmostEqual(lo, 0.4038, places=3)
+        self.assertAlmostEqual(hi, 0.5962, places=3)
+        self.assertIsNone(wilson(0, 0))
+
+
+class TinyTransferRunTest(unittest.TestCase):
+    """The whole fine-tuning run end to end on a handful of images (random start, tiny view counts)."""
+
+    @unittest.skipUnless(FIELD_DIR.exists() and NEGATIVES_DIR.exists(), "shared data is not here")
+    def test_tiny_run_exports_a_graph_with_a_leaf_output_and_a_card(self) -> None:
+        from diagrodl_ml import data as D
+        from diagrodl_ml.fieldtrain import run
+        from diagrodl_ml.transfer import TransferConfig
+
+        tmp = Path(tempfile.mkdtemp())
+        try:
+            items = D.scan()
+            split = D.grouped_stratified_split(items)
+            keep = {s: v[:: max(1, len(v) // 30)][:30] for s, v in split.items()}
+            sub = [it for v in keep.values() for it in v]
+            cache = D.build_cache(sub, cache_dir=tmp / "cache")
+            idx = {k: cache.indices(v) for k, v in keep.items()}
+            cfg = TransferConfig(lab_views=2, field_views=1, synthetic=8, background=4, epochs=1, batch_size=16, max_neg=20)
+            card = run(cfg, cache, idx, tmp / "models", {"source": "test", "license": "test", "n_images": len(sub), "split": {}},
+                       cache_dir=tmp / "cache", out_name="tiny", pretrained=None)
+            self.assertTrue((tmp / "models" / "tiny.onnx").exists())
+            self.assertIn("leaf_threshold", card["rejection"])
+            self.assertIn("field_val", card["out_of_distribution"]["evaluation"])
+            import onnx
+
+            names = [o.name for o in onnx.load(str(tmp / "models" / "tiny.onnx")).graph.output]
+            self.assertEqual(names, ["probabilities", "cam", "energy", "leaf"])
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    unittest.main()
