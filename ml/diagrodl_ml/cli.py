@@ -28,6 +28,7 @@ from .evaluate import (
 from .export import export_onnx
 from .models import VIEW_COUNTS, count_params, torchvision_name
 from .train import RUNS_DIR, TrainConfig, load_checkpoint, train
+from .transfer import TransferConfig
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 MODELS_DIR = REPO_ROOT / "models"
@@ -367,10 +368,20 @@ def main(argv: list[str] | None = None) -> int:
     pf.add_argument("--device", default=None, help="cpu | cuda | auto (default: the checkpoint's)")
     pf.add_argument("--from-onnx", default=None,
                     help="re-finish an earlier export of this project (its network, re-calibrated) instead of a checkpoint")
+    pt.add_argument("--from-scratch", action="store_true",
+                    help="mobilenet: train MobileNetV3-Small from random weights (train.py) instead of fine-tuning the "
+                         "ImageNet MobileNetV2 with the learned refusal (fieldtrain.py, the default)")
+    # options of both pipelines default to None here and take each pipeline's own default (TrainConfig, TransferConfig)
+    shared = {f.name for f in fields(TrainConfig)} & {f.name for f in fields(TransferConfig)}
     for f in fields(TrainConfig):
         if f.name in ("arch", "threads", "run_dir"):
             continue
-        pt.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default)
+        pt.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None if f.name in shared else f.default)
+    for f in fields(TransferConfig):
+        if f.name in shared or f.name == "threads":
+            continue
+        pt.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default,
+                        help="ImageNet fine-tuning (fieldtrain.py)")
     pe = sub.add_parser("evaluate", help="evaluate an exported ONNX file on the test split (onnxruntime-node)")
     _common(pe)
     pe.add_argument("--model", required=True)
@@ -397,8 +408,15 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_evaluate(args)
     torch.set_num_threads(args.threads)
     items, split, hashes, cache, idx = _prepare(args)
+    if args.cmd == "train" and args.arch == "mobilenet" and not args.from_scratch:
+        from .fieldtrain import run
+        cfg = TransferConfig(**{f.name: getattr(args, f.name) for f in fields(TransferConfig)
+                                if getattr(args, f.name, None) is not None})
+        run(cfg, cache, idx, args.models_dir, _data_section(args, items, split, hashes), args.cache_dir)
+        return 0
     if args.cmd == "train":
-        cfg = TrainConfig(**{f.name: getattr(args, f.name) for f in fields(TrainConfig)})
+        cfg = TrainConfig(**{f.name: (getattr(args, f.name) if getattr(args, f.name) is not None else f.default)
+                             for f in fields(TrainConfig)})
         train(cfg, cache, idx["train"], idx["val"], resume=args.resume)
     diff = check_preprocess_equivalence(cache.images[np.sort(idx["val"])[:4]], 224 if len(cache.images) else 0)
     if diff > 1e-4:

@@ -1,5 +1,7 @@
-"""ONNX export: `input` [N,3,H,W] -> `probabilities` [N,10] (softmax(logits/T + b)), `cam` [N,10,h,w] and
-`energy` [N] (logsumexp(logits/T), no class bias: how much the image looks like any trained class)."""
+"""ONNX export: `input` [N,3,H,W] -> `probabilities` [N,10] (softmax(logits/T + b)), `cam` [N,10,h,w],
+`energy` [N] (logsumexp(logits/T), no class bias: how much the image looks like any trained class) and, for a
+network with an 11th 'not a tomato leaf' output, `leaf` [N] (calibrated probability that the photo shows a
+tomato leaf)."""
 from __future__ import annotations
 
 import hashlib
@@ -13,6 +15,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
+from .classes import NUM_CLASSES
 from .models import GapClassifier, symmetry_views
 
 OPSET = 17
@@ -26,17 +29,22 @@ class CalibratedCamModel(nn.Module):
     """
 
     def __init__(self, model: GapClassifier, temperature: float, views: int = 1,
-                 bias: np.ndarray | None = None) -> None:
+                 bias: np.ndarray | None = None, leaf: tuple[float, float] | None = None) -> None:
         super().__init__()
         self.features = model.features
         self.fc = model.fc
         self.views = views
         self.register_buffer("inv_t", torch.tensor(1.0 / temperature, dtype=torch.float32))
         # per-class calibration biases (calibrate.fit_calibration); zeros for plain temperature scaling
-        n = model.fc.out_features
+        n = NUM_CLASSES
         self.register_buffer("class_bias", torch.zeros(n) if bias is None else torch.tensor(bias, dtype=torch.float32))
+        # an 11th logit ('not a tomato leaf'): leaf = sigmoid(a * leaf_score + c), calibrate.leaf_score
+        self.has_leaf = model.fc.out_features == NUM_CLASSES + 1
+        if self.has_leaf and leaf is None:
+            raise ValueError("a network with a 'not a tomato leaf' output needs its leaf calibration (a, c)")
+        self.register_buffer("leaf_ac", torch.tensor(leaf if leaf is not None else (1.0, 0.0), dtype=torch.float32))
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         # with views > 1, the symmetric views (models.symmetry_views) go through the network as one batch and
         # their logits are averaged (the number of views is chosen on validation); the CAM is the plain image's
         f = self.features(torch.cat(symmetry_views(x, self.views)) if self.views > 1 else x)
@@ -44,14 +52,19 @@ class CalibratedCamModel(nn.Module):
         if self.views > 1:
             logits = logits.reshape(self.views, -1, logits.shape[1]).mean(dim=0)
             f = f.reshape(self.views, -1, *f.shape[1:])[0]
+        full = logits
+        logits = full[:, :NUM_CLASSES]
         probs = torch.softmax(logits * self.inv_t + self.class_bias, dim=1)
         # negative free energy (Liu et al., NeurIPS 2020): low when no class's logit stands out, whatever the
         # class priors; the card's rejection.energy_threshold turns it into a second 'not recognised' rule
         energy = torch.logsumexp(logits * self.inv_t, dim=1)
-        cam = F.relu(F.conv2d(f, self.fc.weight[:, :, None, None]))
+        cam = F.relu(F.conv2d(f, self.fc.weight[:NUM_CLASSES, :, None, None]))
         peak = cam.amax(dim=(2, 3), keepdim=True)
         cam = cam / (peak + 1e-6)
-        return probs, cam, energy
+        if not self.has_leaf:
+            return probs, cam, energy
+        leaf = torch.sigmoid(self.leaf_ac[0] * (torch.logsumexp(logits, dim=1) - full[:, NUM_CLASSES]) + self.leaf_ac[1])
+        return probs, cam, energy, leaf
 
 
 def _fp16_initializers(model: onnx.ModelProto, min_elements: int = 4096) -> onnx.ModelProto:
@@ -76,10 +89,11 @@ def _fp16_initializers(model: onnx.ModelProto, min_elements: int = 4096) -> onnx
 
 
 def export_onnx(model: GapClassifier, temperature: float, path: Path, size: int = 224, fp16_weights: bool = False,
-                views: int = 1, bias: np.ndarray | None = None) -> dict:
+                views: int = 1, bias: np.ndarray | None = None, leaf: tuple[float, float] | None = None) -> dict:
     """Export and return {sha256, size_bytes, cam_shape, weights_dtype}."""
     model = model.eval()
-    wrapper = CalibratedCamModel(model, temperature, views, bias).eval()
+    wrapper = CalibratedCamModel(model, temperature, views, bias, leaf).eval()
+    names = ["probabilities", "cam", "energy"] + (["leaf"] if wrapper.has_leaf else [])
     dummy = torch.zeros(1, 3, size, size)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.onnx")
@@ -89,15 +103,15 @@ def export_onnx(model: GapClassifier, temperature: float, path: Path, size: int 
     with torch.no_grad():
         torch.onnx.export(
             wrapper, dummy, str(tmp), **extra, opset_version=OPSET, input_names=["input"],
-            output_names=["probabilities", "cam", "energy"],
-            dynamic_axes={"input": {0: "N"}, "probabilities": {0: "N"}, "cam": {0: "N"}, "energy": {0: "N"}},
+            output_names=names, dynamic_axes={"input": {0: "N"}, **{n: {0: "N"} for n in names}},
             do_constant_folding=True,
         )
-        _, cam, _ = wrapper(dummy)
+        cam = wrapper(dummy)[1]
     m = onnx.load(str(tmp))
     if fp16_weights:
         m = _fp16_initializers(m)
-    m.doc_string = "DiAgroDL tomato leaf classifier: probabilities are calibrated (temperature, per-class bias); cam maps in [0,1]; energy = logsumexp(logits/T)."
+    m.doc_string = ("DiAgroDL tomato leaf classifier: probabilities are calibrated (temperature, per-class bias); cam maps in "
+                    "[0,1]; energy = logsumexp(logits/T); leaf (when present) = calibrated probability of a tomato leaf.")
     onnx.checker.check_model(m)
     onnx.save(m, str(path))
     tmp.unlink(missing_ok=True)

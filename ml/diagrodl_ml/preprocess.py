@@ -78,9 +78,9 @@ def area_resize(rgb: np.ndarray, size: int) -> np.ndarray:
     x = rgb.astype(np.float64)
     wr = _weights(h, size)  # [size, h]
     wc = _weights(w, size)  # [size, w]
-    x = np.einsum("ih,hwc->iwc", wr, x)
-    x = np.einsum("jw,iwc->ijc", wc, x)
-    return x
+    x = np.tensordot(wr, x, axes=(1, 0))  # rows: [size, w, 3]
+    x = np.tensordot(x, wc, axes=(1, 1))  # columns: [size, 3, size]
+    return x.transpose(0, 2, 1)
 
 
 def normalize(resized: np.ndarray) -> np.ndarray:

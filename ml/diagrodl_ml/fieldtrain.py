@@ -1,0 +1,382 @@
+"""`train --arch mobilenet` (the default): the ImageNet-started, field-robust MobileNetV2 with its learned refusal.
+
+Named steps, each returning what the next needs: data -> views and trunk maps -> tail training -> calibration
+and rules (validation only) -> export -> evaluation on the exported file -> card. See transfer.py for the method.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+import time
+from dataclasses import asdict, fields
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .calibrate import calibrated, choose_calibration, choose_threshold, ece, nll, softmax
+from .card import build_card, card_path, write_card
+from .classes import CLASS_IDS, NUM_CLASSES
+from .data import DEFAULT_CACHE_DIR
+from .evaluate import batches_from_u8, calibration_summary, metrics, node_ort_available
+from .export import export_onnx
+from .models import PRETRAINED_TFLITE, count_params, imagenet_mobilenet_v2
+from .preprocess import load_rgb
+from .sources import FIELD_DIR, NEGATIVES_DIR, field_split, negatives_split, write_lists
+from .tflite import LICENSE_NOTE
+from . import fieldaug as FA
+from .transfer import (
+    NOT_LEAF, FeatureSet, TransferConfig, TrunkRunner, TrunkU8, choose_leaf_threshold, fit_platt, leaf_score,
+    load_photos, normalise_u8, ort_outputs, plain_set, set_report, sigmoid, tail_logits, to224, train_tail,
+    training_views, decide,
+)
+
+ARCH = "mobilenet_v2_imagenet"
+FIELD_ACCEPTED_GOAL = 0.85  # on the field validation part: right at least this often when a diagnosis is given
+
+
+# ---------------------------------------------------------------- step 1: data
+def load_sources(cfg: TransferConfig, cache, idx) -> dict:
+    fs, ns = field_split(), negatives_split()
+    hashes = {"field": write_lists("field", fs), "negatives": write_lists("negatives", ns)}
+    lim = (lambda xs: xs[: cfg.max_neg]) if cfg.max_neg else (lambda xs: xs)
+    lab_lim = (lambda a: a[: cfg.max_lab]) if cfg.max_lab else (lambda a: a)
+    t0 = time.time()
+    out = {
+        "field_split": fs, "negatives_split": ns, "hashes": hashes,
+        "lab_train": lab_lim(np.sort(idx["train"])), "lab_val": lab_lim(np.sort(idx["val"])),
+        "lab_test": lab_lim(np.sort(idx["test"])),
+        "field_train": (load_photos(FIELD_DIR, [p.rel_path for p in fs["train"]]), np.array([p.label for p in fs["train"]])),
+        "field_val": (load_photos(FIELD_DIR, [p.rel_path for p in fs["val"]]), np.array([p.label for p in fs["val"]])),
+        "neg_train": load_photos(NEGATIVES_DIR, [p.rel_path for p in lim(ns["train"])]),
+        "neg_val": load_photos(NEGATIVES_DIR, [p.rel_path for p in lim(ns["val"])]),
+    }
+    print(f"loaded field and negative photos ({time.time() - t0:.0f}s): field train {len(out['field_train'][1])}, "
+          f"field val {len(out['field_val'][1])}, negatives train {len(out['neg_train'])}, val {len(out['neg_val'])}", flush=True)
+    return out
+
+
+# ---------------------------------------------------------------- step 2: views and trunk maps (cached on disk)
+def _cache_key(cfg: TransferConfig, src: dict) -> str:
+    view_fields = {k: v for k, v in asdict(cfg).items() if k in ("cut", "lab_views", "field_views", "synthetic", "background",
+                                                                  "seed", "max_lab", "max_neg", "field_weight", "not_leaf_weight")}
+    h = hashlib.sha256(json.dumps([view_fields, src["hashes"], src["lab_train"].tolist()[:50], len(src["lab_train"]),
+                                   PRETRAINED_TFLITE.name, 3]).encode()).hexdigest()
+    return h[:16]
+
+
+def _save(fs: FeatureSet, path: Path) -> None:
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, maps=fs.maps, labels=fs.labels, weights=fs.weights, tags=fs.tags)
+    tmp.replace(path)
+
+
+def _load(path: Path) -> FeatureSet:
+    z = np.load(path)
+    return FeatureSet(z["maps"], z["labels"], z["weights"], z["tags"])
+
+
+def build_feature_sets(cfg: TransferConfig, model, cache, src: dict, cache_dir: Path) -> tuple[FeatureSet, dict[str, FeatureSet], TrunkRunner]:
+    work = Path(tempfile.mkdtemp(prefix="diagrodl-trunk-"))
+    runner = TrunkRunner(TrunkU8(model.features, cfg.cut), work, use_ort=node_ort_available())
+    d = cache_dir / "transfer" / _cache_key(cfg, src)
+    d.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(cfg.seed)
+
+    def cached(name: str, make) -> FeatureSet:
+        f = d / f"{name}.npz"
+        if f.exists():
+            return _load(f)
+        t0 = time.time()
+        print(f"trunk maps for {name} ({'onnxruntime-node' if runner.use_ort else 'PyTorch'})", flush=True)
+        fs = make()
+        _save(fs, f)
+        print(f"  {name}: {len(fs.labels)} views in {time.time() - t0:.0f}s", flush=True)
+        return fs
+
+    lab_tr = src["lab_train"]
+    train = cached("train", lambda: training_views(
+        cfg, runner, (cache.images[lab_tr], cache.masks[lab_tr], cache.labels[lab_tr]), src["field_train"], src["neg_train"], rng))
+    lab_val = src["lab_val"]
+    vrng = np.random.default_rng(cfg.seed + 1)
+
+    def synthetic_val() -> FeatureSet:
+        imgs = [FA.synthetic_non_leaf(vrng) for _ in range(max(10, cfg.synthetic // 8))]
+        for j in lab_val[: max(10, cfg.background // 5)]:
+            v = FA.background_only(np.asarray(cache.images[j]), np.asarray(cache.masks[j]), vrng)
+            if v is not None:
+                imgs.append(v)
+        return plain_set(runner, imgs, [NOT_LEAF] * len(imgs), "synthetic")
+
+    val = {
+        "lab": cached("val_lab", lambda: plain_set(runner, [to224(np.asarray(cache.images[j])) for j in lab_val],
+                                                   cache.labels[lab_val], "lab")),
+        "field": cached("val_field", lambda: plain_set(runner, src["field_val"][0], src["field_val"][1], "field")),
+        "negatives": cached("val_negatives", lambda: plain_set(runner, src["neg_val"], [NOT_LEAF] * len(src["neg_val"]), "negative")),
+        "synthetic": cached("val_synthetic", synthetic_val),
+    }
+    return train, val, runner
+
+
+# ---------------------------------------------------------------- step 4: calibration and rules (validation only)
+def choose_rules(model, cfg: TransferConfig, val: dict[str, FeatureSet]) -> tuple[dict, list[str]]:
+    lg = {k: tail_logits(model, cfg.cut, fs.maps) for k, fs in val.items()}
+    y_lab, y_field = val["lab"].labels, val["field"].labels
+    cal = choose_calibration(lg["lab"][:, :NUM_CLASSES], y_lab, seed=cfg.seed)
+    t, bias = cal["temperature"], cal["bias"]
+    # leaf probability: Platt scaling of the leaf score; lab, field, negatives and synthetic each weigh a quarter
+    parts = [("lab", 1), ("field", 1), ("negatives", 0), ("synthetic", 0)]
+    scores = np.concatenate([leaf_score(lg[k]) for k, _ in parts])
+    is_leaf = np.concatenate([np.full(len(lg[k]), v, np.float64) for k, v in parts])
+    w = np.concatenate([np.full(len(lg[k]), 0.25 / max(1, len(lg[k]))) for k, _ in parts])
+    a, c = fit_platt(scores, is_leaf, w)
+    leaf = {k: sigmoid(a * leaf_score(v) + c) for k, v in lg.items()}
+    leaf_rule = choose_leaf_threshold(leaf["lab"], leaf["field"], np.concatenate([leaf["negatives"], leaf["synthetic"]]))
+    p_lab = calibrated(lg["lab"][:, :NUM_CLASSES], t, bias)
+    rule = choose_threshold(p_lab, y_lab)
+    notes = []
+    # field validation: raise the confidence threshold until a diagnosis given is right at least 85% of the time
+    p_field = calibrated(lg["field"][:, :NUM_CLASSES], t, bias)
+    field_ok = leaf["field"] >= leaf_rule["leaf_threshold"]
+    right = p_field.argmax(1) == y_field
+    base_t = rule["threshold"]
+    chosen = base_t
+    for cand in np.round(np.arange(base_t, 0.951, 0.005), 3):
+        acc = field_ok & (p_field.max(1) >= cand)
+        if acc.any() and right[acc].mean() >= FIELD_ACCEPTED_GOAL:
+            chosen = float(cand)
+            break
+    else:
+        chosen = 0.95
+    if chosen != base_t:
+        lab_withheld = float(((p_lab.max(1) < chosen) & (p_lab.argmax(1) == y_lab)).sum() / max(1, (p_lab.argmax(1) == y_lab).sum()))
+        notes.append(f"confidence threshold raised from {base_t} (2nd percentile of right lab validation answers) to {chosen}, "
+                     f"the lowest at which field validation photos given a diagnosis are right at least "
+                     f"{FIELD_ACCEPTED_GOAL:.0%} of the time; right lab validation answers withheld: {lab_withheld:.4f}")
+        rule = {**choose_threshold(p_lab, y_lab), "threshold": chosen}
+        ok = p_lab.argmax(1) == y_lab
+        accm = p_lab.max(1) >= chosen
+        rule.update({"val_coverage": float(accm.mean()), "val_accuracy_accepted": float(ok[accm].mean()) if accm.any() else 0.0,
+                     "val_correct_rejected": float((~accm & ok).sum() / max(1, ok.sum())),
+                     "val_errors_rejected": float((~accm & ~ok).sum() / max(1, (~ok).sum())) if (~ok).any() else 1.0})
+    val_raw = softmax(lg["lab"][:, :NUM_CLASSES], 1.0)
+    val_calibration = {"val_ece_before": round(ece(val_raw, y_lab), 4), "val_ece_after": round(ece(p_lab, y_lab), 4),
+                       "val_nll_before": round(nll(val_raw, y_lab), 4), "val_nll_after": round(nll(p_lab, y_lab), 4)}
+    rules = {"temperature": t, "bias": bias, "cal": cal, "leaf_ac": (a, c), "leaf": leaf_rule, "rule": rule,
+             "val_logits": lg, "val_calibration": val_calibration}
+    print(f"calibration: T {t:.4f}, {cal['method']}; leaf a={a:.4f} c={c:.4f}; {json.dumps(leaf_rule)}; "
+          f"threshold {rule['threshold']}", flush=True)
+    return rules, notes
+
+
+# ---------------------------------------------------------------- step 6: evaluation on the exported file
+def _ort_or_torch(model, onnx_path: Path, x: np.ndarray, use_ort: bool, rules: dict) -> dict[str, np.ndarray]:
+    outs: dict[str, list[np.ndarray]] = {}
+    for s in range(0, len(x), 512):
+        if use_ort:
+            o = ort_outputs(onnx_path, x[s:s + 512], skip=("cam",))
+        else:
+            from .export import CalibratedCamModel
+            w = CalibratedCamModel(model, rules["temperature"], 1, rules["bias"], rules["leaf_ac"]).eval()
+            with torch.no_grad():
+                r = w(torch.from_numpy(x[s:s + 512]))
+            o = {"probabilities": r[0].numpy(), "energy": r[2].numpy(), "leaf": r[3].numpy()}
+        for k, v in o.items():
+            outs.setdefault(k, []).append(v)
+    return {k: np.concatenate(v) for k, v in outs.items()}
+
+
+def stress_set(cache, test_idx: np.ndarray, backgrounds: list[np.ndarray], seed: int = 4242) -> tuple[np.ndarray, np.ndarray]:
+    """Lab test leaves made to look like field photos (backgrounds: held-out negatives only), one per test image."""
+    rng = np.random.default_rng(seed)
+    by_class: dict[int, list[int]] = {}
+    for j in test_idx:
+        by_class.setdefault(int(cache.labels[j]), []).append(int(j))
+    imgs = []
+    for j in test_idx:
+        y = int(cache.labels[j])
+        others = [(np.asarray(cache.images[k]), np.asarray(cache.masks[k])) for k in rng.choice(by_class[y], size=min(3, len(by_class[y])), replace=False)]
+        rgb, mask = np.asarray(cache.images[j]), np.asarray(cache.masks[j])
+        imgs.append(FA.field_like(rgb, mask, rng, backgrounds, others) if mask.min() == 0 else FA.lab_view(rgb, rng))
+    return np.stack(imgs), cache.labels[test_idx]
+
+
+def evaluate_export(model, onnx_path: Path, cache, src: dict, rules: dict) -> dict:
+    use_ort = node_ort_available()
+    rule = {"threshold": rules["rule"]["threshold"], "leaf_threshold": rules["leaf"]["leaf_threshold"]}
+    test = src["lab_test"]
+    xt = np.concatenate(list(batches_from_u8(cache.images[test], 224)))
+    out_test = _ort_or_torch(model, onnx_path, xt, use_ort, rules)
+    y_test = cache.labels[test]
+    held = src["negatives_split"]["holdout"]
+    if src.get("max_neg"):
+        held = held[: src["max_neg"]]
+    neg_hold = load_photos(NEGATIVES_DIR, [p.rel_path for p in held])
+    xs, ys = stress_set(cache, test, [n for n in neg_hold if n.shape[0] >= 200] or neg_hold)
+    fv_imgs, fv_y = src["field_val"]
+    report = {
+        "lab_test": set_report(out_test, y_test, rule),
+        "field_val": set_report(_ort_or_torch(model, onnx_path, normalise_u8(np.stack(fv_imgs)), use_ort, rules), fv_y, rule),
+        "negatives_holdout": set_report(_ort_or_torch(model, onnx_path, normalise_u8(np.stack(neg_hold)), use_ort, rules), None, rule),
+        "stress_from_lab_test": set_report(_ort_or_torch(model, onnx_path, normalise_u8(xs), use_ort, rules), ys, rule),
+    }
+    srng = np.random.default_rng(999)
+    synth = np.stack([FA.synthetic_non_leaf(srng) for _ in range(200)])
+    report["synthetic_non_leaf_fresh_seed"] = set_report(_ort_or_torch(model, onnx_path, normalise_u8(synth), use_ort, rules), None, rule)
+    for k, v in report.items():
+        print(f"{k}: " + json.dumps({kk: vv for kk, vv in v.items() if kk != "per_class"}), flush=True)
+    return {"report": report, "test_out": out_test, "y_test": y_test, "use_ort": use_ort,
+            "evaluated_with": "onnxruntime-node on the exported file" if use_ort else "PyTorch (onnxruntime-node not installed)"}
+
+
+# ---------------------------------------------------------------- the whole run
+def run(cfg: TransferConfig, cache, idx, models_dir: Path, data_section: dict, cache_dir: Path = DEFAULT_CACHE_DIR,
+        out_name: str = "mobilenet", pretrained: Path | None = PRETRAINED_TFLITE) -> dict:
+    """The whole run; `pretrained=None` starts from random weights (tests)."""
+    torch.set_num_threads(cfg.threads)
+    t_start = time.time()
+    src = load_sources(cfg, cache, idx)
+    src["max_neg"] = cfg.max_neg
+    model = imagenet_mobilenet_v2(pretrained=pretrained)
+    train_fs, val, _ = build_feature_sets(cfg, model, cache, src, cache_dir)
+    t_views = time.time() - t_start
+    print(f"training the tail on {len(train_fs.labels)} views: " + json.dumps(
+        {str(k): int(v) for k, v in zip(*np.unique(train_fs.tags, return_counts=True))}), flush=True)
+    t0 = time.time()
+    history, selection = train_tail(model, cfg, train_fs, val)
+    t_train = time.time() - t0
+    rules, rule_notes = choose_rules(model, cfg, val)
+    onnx_path = models_dir / f"{out_name}.onnx"
+    model.eval()
+    info = export_onnx(model, rules["temperature"], onnx_path, size=224, views=1, bias=rules["bias"], leaf=rules["leaf_ac"])
+    print(f"exported {onnx_path} ({info['size_bytes'] / 1e6:.1f} MB)", flush=True)
+    ev = evaluate_export(model, onnx_path, cache, src, rules)
+    card = make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes, ev, history, selection,
+                     t_views, t_train, time.time() - t_start, len(train_fs.labels),
+                     {str(k): int(v) for k, v in zip(*np.unique(train_fs.tags, return_counts=True))})
+    write_card(card, card_path(onnx_path))
+    print(f"wrote {card_path(onnx_path)}", flush=True)
+    return card
+
+
+def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes, ev, history, selection,
+              t_views, t_train, t_total, n_views, view_counts) -> dict:
+    y_test, out = ev["y_test"], ev["test_out"]
+    probs = out["probabilities"]
+    m = metrics(probs, y_test)
+    t, bias = rules["temperature"], rules["bias"]
+    cal_test = calibration_summary(probs, y_test, t, bias)
+    rule = {"threshold": rules["rule"]["threshold"], "leaf_threshold": rules["leaf"]["leaf_threshold"]}
+    acc, not_leaf = decide(out, rule)
+    calibration = {
+        "method": ("temperature scaling fitted on the lab validation split (LBFGS on NLL); ECE with 15 equal-width bins"
+                   if bias is None else
+                   "bias-corrected temperature scaling: probabilities = softmax(logits / T + b) over the 10 disease logits, T and "
+                   f"per-class biases b fitted on the lab validation split (LBFGS on NLL + {rules['cal']['bias_l2']:g} * |b|^2); "
+                   "ECE with 15 equal-width bins"),
+        "temperature": round(t, 5),
+        **({} if bias is None else {"class_bias": [round(float(v), 5) for v in bias]}),
+        "bins": 15,
+        **rules["val_calibration"],
+        "test_ece_before": cal_test["ece_before"],
+        "test_ece_after": cal_test["ece_after"],
+        "leaf": {"a": round(rules["leaf_ac"][0], 6), "c": round(rules["leaf_ac"][1], 6),
+                 "method": "leaf = sigmoid(a * (logsumexp(disease logits) - not-a-leaf logit) + c), Platt scaling fitted on "
+                           "validation: lab validation split and field validation part (leaves), negatives validation part and "
+                           "synthetic non-leaf images (not leaves), each weighing a quarter"},
+    }
+    r = rules["rule"]
+    rejection = {
+        "threshold": round(float(r["threshold"]), 4),
+        "leaf_threshold": rules["leaf"]["leaf_threshold"],
+        "label_not_leaf": {"es": "No parece una hoja de tomate", "en": "This does not look like a tomato leaf"},
+        "method": ("three outcomes: 'not a tomato leaf' when the graph's `leaf` output is below leaf_threshold ("
+                   + rules["leaf"]["rule"] + "); otherwise 'not recognised with confidence' when the top calibrated probability is "
+                   "below threshold (2nd percentile of the top probability of right lab validation answers, raised if needed so "
+                   "that field validation photos given a diagnosis are right at least 85% of the time); otherwise a diagnosis"),
+        **{k: round(float(r[k]), 4) if isinstance(r[k], float) else r[k]
+           for k in ("val_coverage", "val_accuracy_accepted", "val_correct_rejected", "val_errors_rejected", "val_errors")},
+        "val_leaf": {k: v for k, v in rules["leaf"].items() if k not in ("leaf_threshold", "rule")},
+        "test_coverage": round(float(acc.mean()), 4),
+        "test_accuracy_accepted": round(float((probs.argmax(1)[acc] == y_test[acc]).mean()), 4) if acc.any() else 0.0,
+        "test_not_leaf": round(float(not_leaf.mean()), 4),
+        "label_below_threshold": {"es": "No reconocido con confianza", "en": "Not recognised with confidence"},
+    }
+    rep = ev["report"]
+    ood = {
+        "note": ("Measured on the exported file. field_val: the field validation part (real photos, never trained on, used for "
+                 "every choice, so slightly optimistic); negatives_holdout: 20% of each negatives class, never trained on and "
+                 "never used for a choice; stress_from_lab_test: lab test leaves made to look like field photos on held-out "
+                 "negatives backgrounds (synthetic, built from the test split only); synthetic_non_leaf_fresh_seed: the "
+                 "training generator of non-leaf images with an unseen seed. The product is also measured on other real field "
+                 "photos and on non-leaf photos nobody here has."),
+        "sets": {
+            "negatives_holdout": {"n": rep["negatives_holdout"]["n"], "rejected_share": rep["negatives_holdout"]["refused_share"],
+                                  "mean_top_probability": 0.0},
+            "stress_from_lab_test": {"n": rep["stress_from_lab_test"]["n"], "rejected_share": rep["stress_from_lab_test"]["refused_share"],
+                                     "mean_top_probability": 0.0, "accuracy": rep["stress_from_lab_test"]["top1"],
+                                     "accuracy_accepted": rep["stress_from_lab_test"]["accuracy_accepted"]},
+        },
+        "evaluation": rep,
+    }
+    training = {
+        "epochs": len(history),
+        "epochs_planned": cfg.epochs,
+        "time_budget_minutes": 0,
+        "schedule": [{"size": 224, "epochs": len(history)}],
+        "batch_size": cfg.batch_size,
+        "optimizer": f"AdamW (lr {cfg.lr}, weight decay {cfg.weight_decay}), 5% warm-up then cosine, over the trained tail",
+        "loss": ("cross-entropy over 11 outputs (10 diseases + not a tomato leaf), per-view weights: lab classes (mean/n_c)^0.5, "
+                 f"field views x{cfg.field_weight}, not-a-leaf x{cfg.not_leaf_weight}"),
+        "augmentation": [
+            f"ImageNet start: MobileNetV2 1.0 converted from TFLite ({LICENSE_NOTE}); blocks 1-{cfg.cut} frozen (trunk maps computed once per view), "
+            f"blocks {cfg.cut + 1}-17, the 1280-channel conv and the 11-way head trained, BatchNorm frozen",
+            f"lab photos: {cfg.lab_views} views each: one plain lab view (crop 50-100%, flip, quarter turns, mild camera effects) and "
+            f"{cfg.lab_views - 1} field-like views: the segmented leaf perspective-warped and rotated on a crop of a real photo "
+            "(training part of the negatives, p 0.55), a procedural texture (p 0.25) or a bed of other leaves of its class (p 0.2), "
+            "40-115% of the frame (22-45% with p 0.15), up to 3 more leaves of its class (p 0.35), occlusion (p 0.2), hard shadow (p 0.3), "
+            "sun glare (p 0.15), white balance, exposure, contrast, saturation, defocus or motion blur, noise, JPEG quality 30-95",
+            f"field photos (training part, 60% of each class): {cfg.field_views} views each (crop 35-100%, flip, rotation, camera effects)",
+            "not a tomato leaf: the training part of the negatives (70%), one view each; "
+            f"{cfg.synthetic} procedural non-leaf images (textures, gravel, shapes, text, flat frames); "
+            f"{cfg.background} background-only crops of lab photos",
+        ],
+        "seed": cfg.seed,
+        "device": f"CPU, {cfg.threads} threads (PyTorch {torch.__version__}; trunk maps by onnxruntime-node)",
+        "time_seconds": round(t_total, 1),
+        "history": [{k: v for k, v in h.items() if isinstance(v, (int, float))} for h in history],
+        "views": {"count": n_views, "by_kind": view_counts, "seconds": round(t_views, 1), "tail_training_seconds": round(t_train, 1)},
+        "selection": selection,
+        "config": asdict(cfg),
+    }
+    data = {**data_section,
+            "field": {"source": "../shared/data/field-tomato-dev (PlantDoc, CC BY 4.0; Singh et al. 2020)",
+                      "split": "per class, 40% validation (every choice; reported) by seed 2027, the rest train",
+                      "counts": {k: len(v) for k, v in src["field_split"].items()},
+                      "file_list_sha256": src["hashes"]["field"], "file_lists": "ml/splits/field_{train,val}.txt"},
+            "negatives": {"source": "../shared/data/negatives (Imagenette and Tiny ImageNet validation splits; ImageNet terms)",
+                          "split": "per class (WordNet id), 20% held out (never trained on, never used for a choice), 10% validation, "
+                                   "70% train, by seed 2028",
+                          "counts": {k: len(v) for k, v in src["negatives_split"].items()},
+                          "file_list_sha256": src["hashes"]["negatives"],
+                          "file_lists": "ml/splits/negatives_{train,val,holdout}.txt"}}
+    notes = list(rule_notes)
+    notes.append(f"pretrained weights: {LICENSE_NOTE}; Apache-2.0 licence text in models/LICENSE-mobilenet_v2_imagenet.txt")
+    card = build_card(arch=ARCH, tv_name="mobilenet_v2", onnx_info=info, onnx_file=onnx_path.name, size=224,
+                      params=count_params(model), data=data, training=training, calibration=calibration, rejection=rejection,
+                      test_metrics=m, evaluated_with=ev["evaluated_with"], ood=ood, notes=notes)
+    card["head"] = "global average pooling + dropout + one linear layer to 11 outputs (10 diseases + not a tomato leaf)"
+    card["outputs"]["leaf"] = {"shape": ["N"], "description": "calibrated probability that the photo shows a tomato leaf"}
+    card["outputs"]["energy"] = {"shape": ["N"], "description": "logsumexp(disease logits / T), no class bias"}
+    card["pretrained"] = {"weights": LICENSE_NOTE, "license": "Apache-2.0"}
+    card["goals"]["field"] = {"top1_min": 0.55, "accuracy_accepted_min": 0.85,
+                              "met": {"top1": (rep["field_val"]["top1"] or 0) >= 0.55,
+                                      "accuracy_accepted": (rep["field_val"]["accuracy_accepted"] or 0) >= 0.85}}
+    card["goals"]["negatives_refused_min"] = 0.97
+    card["goals"]["lab_test_refused_max"] = 0.02
+    return card
+
+
+def config_from_args(args) -> TransferConfig:
+    return TransferConfig(**{f.name: getattr(args, "t_" + f.name) for f in fields(TransferConfig) if hasattr(args, "t_" + f.name)})

@@ -1,0 +1,46 @@
+// Runs an ONNX model with onnxruntime-node on a raw batch file and writes every float32 output.
+// usage: node ml/onnx_run.mjs <model.onnx> <in.bin> <dtype: float32|uint8> <dims, e.g. 224,224,3> <out-prefix> [skip,outputs]
+// The input file holds N samples of the given per-sample dims; each output `name` is written, row-major,
+// to `<out-prefix>.<name>.f32`. Outputs listed in the last argument (comma-separated) are not computed.
+import { openSync, readSync, writeSync, closeSync, fstatSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(path.join(here, '..', 'apps', 'server', 'package.json'));
+const ort = require('onnxruntime-node');
+
+const [modelPath, inPath, dtype, dimsArg, outPrefix, skipArg = ''] = process.argv.slice(2);
+const dims = dimsArg.split(',').map(Number);
+const per = dims.reduce((a, b) => a * b, 1);
+const bytesPer = dtype === 'uint8' ? 1 : 4;
+const threads = Number(process.env.DIAGRODL_THREADS ?? 2);
+const session = await ort.InferenceSession.create(modelPath, {
+  intraOpNumThreads: threads,
+  interOpNumThreads: 1,
+  graphOptimizationLevel: 'all',
+});
+const skip = new Set(skipArg.split(',').filter(Boolean));
+const fetches = session.outputNames.filter((n) => !skip.has(n));
+const fd = openSync(inPath, 'r');
+const n = fstatSync(fd).size / (per * bytesPer);
+const outs = Object.fromEntries(fetches.map((name) => [name, openSync(`${outPrefix}.${name}.f32`, 'w')]));
+const BATCH = 32;
+for (let s = 0; s < n; s += BATCH) {
+  const b = Math.min(BATCH, n - s);
+  const buf = Buffer.alloc(b * per * bytesPer);
+  readSync(fd, buf, 0, buf.length, s * per * bytesPer);
+  const data =
+    dtype === 'uint8'
+      ? new Uint8Array(buf.buffer, buf.byteOffset, b * per)
+      : new Float32Array(buf.buffer, buf.byteOffset, b * per);
+  const input = new ort.Tensor(dtype, data, [b, ...dims]);
+  const res = await session.run({ [session.inputNames[0]]: input }, fetches);
+  for (const name of fetches) {
+    const t = res[name];
+    writeSync(outs[name], Buffer.from(new Float32Array(t.data).buffer));
+  }
+}
+closeSync(fd);
+for (const f of Object.values(outs)) closeSync(f);
