@@ -167,7 +167,7 @@ def _from_onnx(args: argparse.Namespace, cache, idx) -> tuple[torch.nn.Module, i
 
 def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
     torch.set_num_threads(args.threads)
-    from .train import resolve_device
+    from .predict import resolve_device
     if getattr(args, "from_onnx", None):
         model, size, seed, training, base_notes = _from_onnx(args, cache, idx)
         arch, origin = args.arch, f"the network of {args.from_onnx}"
@@ -184,7 +184,7 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
     name = model_name(arch)
     t0 = time.time()
     print(f"finishing {name}: {origin}", flush=True)
-    from .train import eval_all, logits_of, view_logits
+    from .predict import eval_all, logits_of, view_logits
     val_sorted, test_sorted = np.sort(idx["val"]), np.sort(idx["test"])
     y_val = cache.labels[val_sorted]
     y_test = cache.labels[test_sorted]
@@ -195,7 +195,7 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
     if not args.no_bn_recalibration:
         import copy
 
-        from .train import recalibrate_bn
+        from .predict import recalibrate_bn
         recal = copy.deepcopy(model)
         n_bn = recalibrate_bn(recal, cache, idx["train"], size, seed=seed)
         if n_bn:
@@ -258,7 +258,7 @@ def finish(args: argparse.Namespace, items, split, hashes, cache, idx) -> dict:
         evaluated_with = "PyTorch checkpoint identical to the export (onnxruntime-node not installed)"
 
         def predict(imgs: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-            from .train import eval_tensor
+            from .predict import eval_tensor
             lg = np.concatenate([logits_of(model, eval_tensor(imgs[s:s + 64], size), views=views)
                                  for s in range(0, len(imgs), 64)])
             return calibrated(lg, temperature, bias), energy(lg, temperature)

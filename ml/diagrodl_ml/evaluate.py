@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 import numpy as np
+from PIL import Image, ImageDraw
 
 from .augment import composite, make_texture
 from .calibrate import accepted, ece, softmax
 from .classes import CLASS_IDS
+from .predict import eval_tensor
 from .preprocess import preprocess_rgb
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -97,8 +99,6 @@ def ood_sets(test_images: np.ndarray, test_masks: np.ndarray, test_labels: np.nd
     - leaf_on_field_background: test-split leaves pasted on soil/foliage-like textures (still leaves: the
       label is known, so accuracy is reported too; these are not real field photos)
     """
-    from PIL import Image, ImageDraw
-
     rng = np.random.default_rng(seed)
     tex = np.stack([make_texture(rng) for _ in range(n)])
     shapes = []
@@ -153,16 +153,12 @@ def ood_report(predict: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray | No
 
 
 def batches_from_u8(images: np.ndarray, size: int, batch: int = 128) -> Iterable[np.ndarray]:
-    from .train import eval_tensor
-
     for s in range(0, len(images), batch):
         yield eval_tensor(images[s : s + batch], size).numpy()
 
 
 def check_preprocess_equivalence(images: np.ndarray, size: int) -> float:
     """Max |batched torch preprocessing - per-image numpy preprocessing| on a few cached images."""
-    from .train import eval_tensor
-
     a = eval_tensor(images[:4], size).numpy()
     b = np.stack([preprocess_rgb(np.asarray(im), size) for im in images[:4]])
     return float(np.abs(a - b).max())

@@ -23,6 +23,7 @@ from onnx import numpy_helper
 from torch import nn
 
 from .models import GapClassifier
+from .predict import eval_all
 
 
 def _onnx_tensors(m: onnx.ModelProto) -> dict[str, np.ndarray]:
@@ -63,8 +64,6 @@ def _conv_bn_pairs(model: GapClassifier) -> list[tuple[nn.Conv2d, nn.BatchNorm2d
 def load_export(model: GapClassifier, onnx_path: Path, images_u8: np.ndarray, train_idx: np.ndarray, size: int,
                 seed: int, n: int = 512) -> dict:
     """load_folded_onnx with the BatchNorm statistics measured on `n` clean training images drawn by `seed`."""
-    from .train import eval_all
-
     rng = np.random.default_rng(seed)
     pick = np.sort(rng.choice(train_idx, size=min(n, len(train_idx)), replace=False))
     return load_folded_onnx(model, onnx_path, eval_all(images_u8, pick, size))

@@ -246,7 +246,7 @@ class SymmetryViewsTest(unittest.TestCase):
         from diagrodl_ml.calibrate import softmax
         from diagrodl_ml.export import CalibratedCamModel
         from diagrodl_ml.models import build_model
-        from diagrodl_ml.train import logits_of, view_logits
+        from diagrodl_ml.predict import logits_of, view_logits
 
         torch.manual_seed(5)
         model = build_model("mobilenet").eval()
