@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from PIL import Image
 
+from .augment import leaf_mask
 from .classes import CLASS_IDS, FOLDER_TO_CLASS
 from .preprocess import load_rgb
 
@@ -129,8 +131,6 @@ def build_cache(
     items: list[Item], data_dir: Path = DEFAULT_DATA_DIR, cache_dir: Path = DEFAULT_CACHE_DIR, size: int = CACHE_SIZE
 ) -> Cache:
     """Decode every image once into uint8 arrays (+ leaf masks). Reused when the file list matches."""
-    from .augment import leaf_mask
-
     cache_dir.mkdir(parents=True, exist_ok=True)
     paths = [it.rel_path for it in items]
     key = split_hash(paths)[:16] + f"_{size}"
@@ -140,8 +140,6 @@ def build_cache(
     if img_f.exists() and mask_f.exists() and meta_f.exists():
         meta = json.loads(meta_f.read_text())
         return Cache(np.load(img_f, mmap_mode="r"), np.load(mask_f, mmap_mode="r"), np.asarray(meta["labels"]), meta["paths"])
-    from PIL import Image
-
     t0 = time.time()
     images = np.zeros((len(items), size, size, 3), dtype=np.uint8)
     masks = np.zeros((len(items), size, size), dtype=np.uint8)

@@ -5,9 +5,13 @@ import json
 from pathlib import Path
 
 import numpy as np
+import torch
 from PIL import Image, ImageDraw
 
 from .classes import CLASS_IDS, FOLDER_TO_CLASS
+from .export import CalibratedCamModel, export_onnx
+from .models import build_model
+from .preprocess import preprocess_file
 
 
 def make_synthetic_dataset(root: Path, per_class: int = 4, size: int = 64, seed: int = 0) -> Path:
@@ -31,12 +35,6 @@ def make_synthetic_dataset(root: Path, per_class: int = 4, size: int = 64, seed:
 
 def tiny_reference(out_dir: Path, arch: str = "mobilenet", size: int = 64, seed: int = 0, views: int = 1) -> dict:
     """Untrained tiny export + a reference input and PyTorch's outputs, for the onnxruntime-node test."""
-    import torch
-
-    from .export import CalibratedCamModel, export_onnx
-    from .models import build_model
-    from .preprocess import preprocess_file
-
     torch.manual_seed(seed)
     torch.set_num_threads(2)
     out_dir.mkdir(parents=True, exist_ok=True)

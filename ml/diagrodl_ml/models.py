@@ -10,6 +10,7 @@ import torchvision
 
 from .classes import NUM_CLASSES
 from .preprocess import MEAN, STD
+from .tflite import mobilenet_v2_state_dict
 
 ARCHS: dict[str, str] = {
     # short name -> torchvision constructor
@@ -90,8 +91,6 @@ def imagenet_mobilenet_v2(num_classes: int = NUM_CLASSES + 1, pretrained: Path |
     """
     m = torchvision.models.mobilenet_v2(weights=None)
     if pretrained is not None:
-        from .tflite import mobilenet_v2_state_dict
-
         m.load_state_dict(mobilenet_v2_state_dict(pretrained))
     features = nn.Sequential(TfInput(), *m.features)
     return GapClassifier(features, m.last_channel, num_classes, dropout=0.2)
