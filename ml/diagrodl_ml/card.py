@@ -8,6 +8,7 @@ from pathlib import Path
 import torch
 import torchvision
 
+from . import data as D
 from .classes import CLASS_IDS
 from .preprocess import MEAN, STD
 
@@ -91,6 +92,27 @@ def build_card(
         "out_of_distribution": ood,
         "goals": goals_check(name, test_metrics["accuracy"], test_metrics["min_recall"], calibration["test_ece_after"]),
         "notes": notes,
+    }
+
+
+def data_section(data: D.Prepared, split_seed: int) -> dict:
+    """The card's `data` block: source, licence, the split (method, seed, counts per class, file-list sha256)."""
+    per_class = {s: {cid: int(sum(1 for it in v if it.label == i)) for i, cid in enumerate(CLASS_IDS)}
+                 for s, v in data.split.items()}
+    return {
+        "source": "PlantVillage tomato leaf images (lab photos), ../shared/data/plantvillage-tomato; Hughes & Salathe 2015, Mohanty et al. 2016",
+        "license": "CC BY-SA 3.0 (PlantVillage dataset card)",
+        "n_images": len(data.items),
+        "split": {
+            "method": (f"stratified by class, grouped by source id (class + source prefix + source number // {D.GROUP_BLOCK}) so "
+                       "near-duplicate photos of one leaf never straddle splits; test split never used for training or choices"),
+            "seed": split_seed,
+            "fractions": D.SPLIT_FRACTIONS,
+            "counts": {s: len(v) for s, v in data.split.items()},
+            "per_class": per_class,
+            "file_list_sha256": data.hashes,
+            "file_lists": "ml/splits/{train,val,test}.txt (sha256 of the sorted newline-joined relative paths)",
+        },
     }
 
 

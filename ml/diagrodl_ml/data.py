@@ -158,3 +158,24 @@ def build_cache(
     os.replace(mask_f.with_suffix(".tmp.npy"), mask_f)
     meta_f.write_text(json.dumps({"paths": paths, "labels": [it.label for it in items]}))
     return Cache(images, masks, np.asarray([it.label for it in items]), paths)
+
+
+@dataclass
+class Prepared:
+    """The dataset as the commands use it: every item, the split, the split lists' sha256, the decode cache, and
+    each split's cache indices."""
+    items: list[Item]
+    split: dict[str, list[Item]]
+    hashes: dict[str, str]
+    cache: Cache
+    idx: dict[str, np.ndarray]
+
+
+def prepare(data_dir: Path = DEFAULT_DATA_DIR, cache_dir: Path = DEFAULT_CACHE_DIR, splits_dir: Path = SPLITS_DIR,
+            seed: int = SPLIT_SEED) -> Prepared:
+    """Scan, split (writing the split lists to `splits_dir`) and decode (or reuse) the cache."""
+    items = scan(data_dir)
+    split = grouped_stratified_split(items, seed=seed)
+    hashes = write_split_lists(split, splits_dir)
+    cache = build_cache(items, data_dir, cache_dir)
+    return Prepared(items, split, hashes, cache, {k: cache.indices(v) for k, v in split.items()})

@@ -1,10 +1,14 @@
-"""Metrics, ONNX inference through onnxruntime-node, and the out-of-distribution probe."""
+"""Metrics, ONNX inference through onnxruntime-node, the out-of-distribution probe, and the `evaluate` command
+(an exported file on the test split, against its card)."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -13,7 +17,10 @@ from PIL import Image, ImageDraw
 
 from .augment import composite, make_texture
 from .calibrate import accepted, ece, softmax
+from .card import card_path, write_card
 from .classes import CLASS_IDS
+from .data import Prepared
+from .export import file_digest
 from .predict import eval_tensor
 from .preprocess import preprocess_rgb
 
@@ -162,6 +169,49 @@ def check_preprocess_equivalence(images: np.ndarray, size: int) -> float:
     a = eval_tensor(images[:4], size).numpy()
     b = np.stack([preprocess_rgb(np.asarray(im), size) for im in images[:4]])
     return float(np.abs(a - b).max())
+
+
+# ---------------------------------------------------------------- the `evaluate` command
+def read_card(model_path: Path) -> dict:
+    """The card of an exported file; warns when the file's sha256 differs from the card's."""
+    card = json.loads(card_path(model_path).read_text())
+    if file_digest(model_path)["sha256"] != card["file"]["sha256"]:
+        print(f"warning: {model_path} sha256 differs from its card", file=sys.stderr)
+    return card
+
+
+def evaluate_test_split(model_path: Path, card: dict, data: Prepared, update_card: bool = False) -> int:
+    """Runs the exported file on the test split (onnxruntime-node), prints the figures, and with `update_card`
+    writes the test metrics and ECE into the card. 2 when the split differs from the card's or there is no runner."""
+    if data.hashes["test"] != card["data"]["split"]["file_list_sha256"]["test"]:
+        print("error: the test split differs from the card's", file=sys.stderr)
+        return 2
+    if not node_ort_available():
+        print("error: onnxruntime-node is not installed (npm install at the repository root)", file=sys.stderr)
+        return 2
+    size = int(card["input"]["size"])
+    test_sorted = np.sort(data.idx["test"])
+    t0 = time.time()
+    probs, energies = onnx_outputs(model_path, batches_from_u8(data.cache.images[test_sorted], size))
+    y = data.cache.labels[test_sorted]
+    m = metrics(probs, y)
+    cal = calibration_summary(probs, y, float(card["calibration"]["temperature"]), card["calibration"].get("class_bias"))
+    print(f"{model_path}: test n={m['n']} accuracy {m['accuracy']:.4f} macro-F1 {m['macro_f1']:.4f} "
+          f"min recall {m['min_recall']:.4f} ECE {cal['ece_before']:.4f} -> {cal['ece_after']:.4f} "
+          f"coverage {float(accepted(probs, card['rejection'], energies).mean()):.4f} ({time.time() - t0:.0f}s, onnxruntime-node)")
+    for c in m["per_class"]:
+        print(f"  {c['id']:<24} P {c['precision']:.4f} R {c['recall']:.4f} F1 {c['f1']:.4f} n={c['support']}")
+    print("confusion matrix (rows true, cols predicted):")
+    for row in m["confusion_matrix"]:
+        print("  " + " ".join(f"{v:4d}" for v in row))
+    if update_card:
+        card["metrics"] = {"split": "test", "evaluated_with": "onnxruntime-node on the exported file", **m}
+        card["calibration"]["test_ece_before"] = cal["ece_before"]
+        card["calibration"]["test_ece_after"] = cal["ece_after"]
+        cp = card_path(model_path)
+        write_card(card, cp)
+        print(f"updated {cp}")
+    return 0
 
 
 def env_threads() -> int:

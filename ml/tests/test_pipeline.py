@@ -284,7 +284,7 @@ class WarmStartTest(unittest.TestCase):
     def test_unfolded_model_matches_the_original(self) -> None:
         import torch
 
-        from diagrodl_ml.cli import _init_provenance
+        from diagrodl_ml.finish import init_provenance
         from diagrodl_ml.export import CalibratedCamModel, export_onnx
         from diagrodl_ml.models import build_model
         from diagrodl_ml.warmstart import load_folded_onnx
@@ -335,7 +335,7 @@ class WarmStartTest(unittest.TestCase):
                 with torch.no_grad():
                     np.testing.assert_allclose(restored2(x).numpy(), a.numpy(), rtol=1e-3, atol=1e-3 * float(a.abs().max()))
             (Path(d) / "mobilenet.card.json").write_text(json.dumps({"training": {"epochs": 48}, "metrics": {"accuracy": 0.9}}))
-            prov = _init_provenance(path)
+            prov = init_provenance(path)
             self.assertEqual(prov["epochs"], 48)
             self.assertEqual(prov["sha256"], file_digest(path)["sha256"])
 
