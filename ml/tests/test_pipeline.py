@@ -163,7 +163,7 @@ class TinyTrainExportTest(unittest.TestCase):
         rc = main([
             "train", "--arch", arch, "--epochs", "1", "--batch-size", "10", "--low-size", str(size),
             "--mid-size", str(size), "--final-size", str(size), "--final-epochs", "1", "--mid-epochs", "0",
-            "--workers", "0", "--ood", "4", "--no-ort",
+            "--workers", "0", "--ood", "4", "--no-ort", "--from-scratch",
             "--data-dir", str(self.tmp / "data"), "--cache-dir", str(self.tmp / "cache"),
             "--splits-dir", str(out / "splits"), "--models-dir", str(out / "models"), "--run-dir", str(out / "run"),
         ])
