@@ -19,8 +19,8 @@ import torch
 
 from . import data as D
 from .card import data_section
-from .evaluate import evaluate_test_split, read_card
-from .fieldtrain import run
+from .evaluate import evaluate_test_split, read_card, report_reevaluation
+from .fieldtrain import reevaluate, run
 from .finish import finish
 from .fixtures import tiny_reference
 from .models import VIEW_COUNTS
@@ -102,7 +102,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.cmd == "evaluate":
         model_path = Path(args.model)
-        return evaluate_test_split(model_path, read_card(model_path), _prepare(args), update_card=args.update_card)
+        card = read_card(model_path)
+        if "leaf_threshold" in card["rejection"]:  # the fine-tuned network (fieldtrain.py): every set the card reports
+            return report_reevaluation(model_path, *reevaluate(model_path, card, args.cache_dir))
+        return evaluate_test_split(model_path, card, _prepare(args), update_card=args.update_card)
     torch.set_num_threads(args.threads)
     data = _prepare(args)
     if args.cmd == "train" and args.arch == "mobilenet" and not args.from_scratch:

@@ -1,5 +1,5 @@
 """Metrics, ONNX inference through onnxruntime-node, the out-of-distribution probe, and the `evaluate` command
-(an exported file on the test split, against its card)."""
+(an exported file on the test split, or the figures fieldtrain.reevaluate measured again, against its card)."""
 from __future__ import annotations
 
 import json
@@ -178,6 +178,18 @@ def read_card(model_path: Path) -> dict:
     if file_digest(model_path)["sha256"] != card["file"]["sha256"]:
         print(f"warning: {model_path} sha256 differs from its card", file=sys.stderr)
     return card
+
+
+def report_reevaluation(model_path: Path, figures: dict, differ: list[str]) -> int:
+    """Prints what fieldtrain.reevaluate measured again; 1 when a figure differs from the card."""
+    m = figures["metrics"]
+    print(f"{model_path}: lab test n={m['n']} accuracy {m['accuracy']:.4f} min recall {m['min_recall']:.4f} "
+          f"ECE {figures['calibration']['ece_after']:.4f} (onnxruntime-node)")
+    if differ:
+        print("figures that differ from the card:\n  " + "\n  ".join(differ), file=sys.stderr)
+        return 1
+    print("every figure of the card reproduced (within 1e-4)")
+    return 0
 
 
 def evaluate_test_split(model_path: Path, card: dict, data: Prepared, update_card: bool = False) -> int:

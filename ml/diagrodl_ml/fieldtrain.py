@@ -380,3 +380,40 @@ def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes,
 
 def config_from_args(args) -> TransferConfig:
     return TransferConfig(**{f.name: getattr(args, "t_" + f.name) for f in fields(TransferConfig) if hasattr(args, "t_" + f.name)})
+
+
+# ---------------------------------------------------------------- `evaluate`: the card's figures again, from the file
+def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR, tolerance: float = 1e-4) -> tuple[dict, list[str]]:
+    """Recomputes the card's test and field/negatives/stress figures on the exported file (onnxruntime-node) and
+    returns them with a list of the figures that differ from the card by more than `tolerance`."""
+    from . import data as D
+
+    if not node_ort_available():
+        raise SystemExit("error: onnxruntime-node is not installed (npm ci at the repository root)")
+    items = D.scan()
+    split = D.grouped_stratified_split(items)
+    if D.split_hash([it.rel_path for it in split["test"]]) != card["data"]["split"]["file_list_sha256"]["test"]:
+        raise SystemExit("error: the lab test split differs from the card's")
+    fs, ns = field_split(), negatives_split()
+    for name, parts, key in (("field", fs, "field"), ("negatives", ns, "negatives")):
+        want = card["data"][key]["file_list_sha256"]
+        got = {k: D.split_hash([p.rel_path for p in v]) for k, v in parts.items()}
+        if got != want:
+            raise SystemExit(f"error: the {name} split differs from the card's")
+    cache = D.build_cache(split["test"], cache_dir=cache_dir)
+    src = {"lab_test": np.arange(len(cache.labels)), "negatives_split": ns,
+           "field_val": (load_photos(FIELD_DIR, [p.rel_path for p in fs["val"]]), np.array([p.label for p in fs["val"]]))}
+    rules = {"rule": {"threshold": card["rejection"]["threshold"]}, "leaf": {"leaf_threshold": card["rejection"]["leaf_threshold"]}}
+    ev = evaluate_export(None, model_path, cache, src, rules)
+    m = metrics(ev["test_out"]["probabilities"], ev["y_test"])
+    cal = calibration_summary(ev["test_out"]["probabilities"], ev["y_test"], card["calibration"]["temperature"],
+                              card["calibration"].get("class_bias"))
+    checks = [("metrics.accuracy", m["accuracy"], card["metrics"]["accuracy"]),
+              ("metrics.min_recall", m["min_recall"], card["metrics"]["min_recall"]),
+              ("calibration.test_ece_after", cal["ece_after"], card["calibration"]["test_ece_after"])]
+    for set_name, rep in ev["report"].items():
+        for k, v in rep.items():
+            if isinstance(v, float):
+                checks.append((f"evaluation.{set_name}.{k}", v, card["out_of_distribution"]["evaluation"][set_name][k]))
+    differ = [f"{name}: card {want}, now {got}" for name, got, want in checks if abs(got - want) > tolerance]
+    return {"metrics": m, "calibration": cal, "report": ev["report"]}, differ
