@@ -20,7 +20,7 @@ import torch
 from . import data as D
 from .card import data_section
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
-from .fieldtrain import reevaluate, run
+from .fieldtrain import reevaluate, rethreshold, run
 from .finish import finish
 from .fixtures import tiny_reference
 from .models import VIEW_COUNTS
@@ -84,6 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     _common(pe)
     pe.add_argument("--model", required=True)
     pe.add_argument("--update-card", action="store_true")
+    prt = sub.add_parser("rethreshold", help="choose the not-a-leaf and confidence thresholds of a fine-tuned export again "
+                                             "on validation and rewrite its card (the graph is unchanged)")
+    _common(prt)
+    prt.add_argument("--model", required=True)
     pr = sub.add_parser("tiny-reference", help="tiny untrained export + PyTorch reference outputs (tests)")
     pr.add_argument("--out", type=Path, required=True)
     pr.add_argument("--arch", default="mobilenet")
@@ -107,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
             return report_reevaluation(model_path, *reevaluate(model_path, card, args.cache_dir))
         return evaluate_test_split(model_path, card, _prepare(args), update_card=args.update_card)
     torch.set_num_threads(args.threads)
+    if args.cmd == "rethreshold":
+        rethreshold(Path(args.model), args.cache_dir)
+        return 0
     data = _prepare(args)
     if args.cmd == "train" and args.arch == "mobilenet" and not args.from_scratch:
         cfg = TransferConfig(**{f.name: getattr(args, f.name) for f in fields(TransferConfig)
