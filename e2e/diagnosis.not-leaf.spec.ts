@@ -1,8 +1,8 @@
 // The shipped model on a photo that is not a tomato leaf (a cat: ../shared/pretrained/
 // mobilenet_v2_imagenet/cat.bmp, converted to JPEG here): the results screen and the history
 // say 'No parece una hoja de tomate' with the photo hint. Needs a model whose card has a
-// rejection.leaf_threshold (a graph with a `leaf` output); with an older model the test is
-// skipped and says so. The server uses MODELS_DIR when set (e.g. MODELS_DIR=/tmp/devmodels).
+// rejection.leaf_threshold (a graph with a `leaf` output), as the shipped one has; the test fails
+// otherwise. The server uses MODELS_DIR when set.
 import type { LoadedModelDetails } from '../packages/contracts/src/diagnosis.ts';
 import { NOT_LEAF, NOT_LEAF_HINT } from '../packages/contracts/src/diagnosis.ts';
 import { notLeafJpeg } from '../apps/server/src/testing/not-leaf-photo.ts';
@@ -16,13 +16,10 @@ test.describe("a photo that is not a tomato leaf: 'No parece una hoja de tomate'
   }) => {
     const models: LoadedModelDetails[] = await (await page.request.get('/diagrodl/models/')).json();
     const mobilenet = models.find((m) => m.id === 'mobilenet');
-    if (mobilenet?.leafThreshold === undefined) {
-      const why =
-        "the server's MobileNet has no 'leaf' output / rejection.leaf_threshold yet: " +
-        'this test passes once the model with the leaf output ships';
-      console.warn(`\n*** not-leaf e2e test SKIPPED: ${why}. ***\n`);
-      test.skip(true, why);
-    }
+    expect(
+      mobilenet?.leafThreshold,
+      "the shipped MobileNet has a learned 'not a tomato leaf' rule (rejection.leaf_threshold)",
+    ).toBeDefined();
 
     // /Custom
     await page.goto('/Custom');

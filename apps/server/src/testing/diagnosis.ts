@@ -2,6 +2,7 @@
  * Helpers for the diagnosis API tests: logged-in browsers, test images, multipart forms,
  * polling the progress, and servers restarted on the same database and media folder.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,21 @@ import { Browser, PG_URL, json } from './harness.ts';
 import { createUserDirect } from './users.ts';
 
 export const PASSWORD = 'Secreta-123456';
+
+/** Makes the user's PDF report through the API and returns its text (pdftotext), whitespace folded. */
+export async function reportText(browser: Browser): Promise<string> {
+  const { url } = await json(await browser.get(DIAGNOSIS_PATHS.makeReport));
+  const pdf = Buffer.from(await (await browser.get(url)).arrayBuffer());
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-report-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'r.pdf'), pdf);
+    return execFileSync('pdftotext', [path.join(dir, 'r.pdf'), '-'])
+      .toString()
+      .replace(/\s+/g, ' ');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Creates a user and returns a browser logged in as that user. */
 export async function loggedIn(

@@ -1,14 +1,28 @@
 // The shipped model on a photo that is not a tomato leaf (a cat, ../shared/pretrained/
 // mobilenet_v2_imagenet/cat.bmp, converted to JPEG here): the row is 'not_leaf'. This needs a model
-// whose card has a rejection.leaf_threshold (and so a graph with a `leaf` output); with an older
-// model (no leaf rule) the test is skipped and says so. Models come from MODELS_DIR when set
-// (e.g. MODELS_DIR=/tmp/devmodels), else models/.
+// whose card has a rejection.leaf_threshold (and so a graph with a `leaf` output), as the shipped
+// one has; the test fails otherwise. Models come from MODELS_DIR when set, else models/.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIAGNOSIS_PATHS as P, type LoadedModelDetails, NOT_LEAF } from '@diagrodl/contracts';
+import {
+  DIAGNOSIS_PATHS as P,
+  type LoadedModelDetails,
+  NOT_LEAF,
+  NOT_LEAF_HINT,
+} from '@diagrodl/contracts';
 import { type TestServer, json, startTestServer } from '../../testing/harness.ts';
-import { configForm, loggedIn, predictForm, uploadForm } from '../../testing/diagnosis.ts';
+import {
+  configForm,
+  loggedIn,
+  predictForm,
+  reportText,
+  uploadForm,
+} from '../../testing/diagnosis.ts';
 import { NOT_LEAF_BMP, notLeafJpeg } from '../../testing/not-leaf-photo.ts';
+import { repoRoot } from '../../config.ts';
 
 describe("a photo that is not a tomato leaf, on the shipped model: 'No parece una hoja de tomate'", () => {
   let server: TestServer;
@@ -28,17 +42,15 @@ describe("a photo that is not a tomato leaf, on the shipped model: 'No parece un
   it(
     'identifies the cat as not_leaf, with the not-leaf message, in the rows and the history',
     { timeout: 120_000 },
-    async (ctx) => {
-      const missing = !mobilenet
-        ? `no MobileNet loaded from ${server.config.modelsDir} (see /api/health)`
-        : mobilenet.leafThreshold === undefined
-          ? `the loaded MobileNet (${server.config.modelsDir}) has no 'leaf' output / ` +
-            'rejection.leaf_threshold yet: this test passes once the model with the leaf output ships'
-          : null;
-      if (missing) {
-        console.warn(`\n*** not-leaf API test SKIPPED: ${missing}. ***\n`);
-        ctx.skip(missing);
-      }
+    async () => {
+      expect(
+        mobilenet,
+        `no MobileNet loaded from ${server.config.modelsDir} (see /api/health)`,
+      ).toBeDefined();
+      expect(
+        mobilenet!.leafThreshold,
+        "the shipped MobileNet has a learned 'not a tomato leaf' rule (rejection.leaf_threshold)",
+      ).toBeDefined();
       expect(fs.existsSync(NOT_LEAF_BMP), NOT_LEAF_BMP).toBe(true);
       const { browser } = await loggedIn(server.app, server.baseUrl, 'Gato00001');
       expect(
@@ -59,6 +71,36 @@ describe("a photo that is not a tomato leaf, on the shipped model: 'No parece un
       expect(row.leaf_probability).toBeLessThan(mobilenet!.leafThreshold!);
       const [past] = await json(await browser.get(P.history));
       expect(past).toMatchObject({ reason: 'not_leaf', predict: NOT_LEAF.es });
+
+      // the PDF report: the not-leaf label and the photo hint
+      const text = await reportText(browser);
+      expect(text).toContain(NOT_LEAF.es);
+      expect(text).toContain(NOT_LEAF_HINT.es);
+
+      // the diagnose CLI on the same photo: accepted false, reason not_leaf
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-notleaf-'));
+      try {
+        fs.writeFileSync(path.join(dir, 'gato.jpg'), await notLeafJpeg());
+        const cli = spawnSync(
+          path.join(repoRoot, 'node_modules', '.bin', 'tsx'),
+          [
+            path.join(repoRoot, 'apps', 'server', 'src', 'cli', 'diagnose.ts'),
+            '--model',
+            'mobilenet',
+            '--json',
+            path.join(dir, 'gato.jpg'),
+          ],
+          {
+            cwd: repoRoot,
+            env: { ...process.env, MODELS_DIR: server.config.modelsDir },
+            encoding: 'utf8',
+          },
+        );
+        expect(cli.status, cli.stderr).toBe(0);
+        expect(JSON.parse(cli.stdout)[0]).toMatchObject({ accepted: false, reason: 'not_leaf' });
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     },
   );
 });
