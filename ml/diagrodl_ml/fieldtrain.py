@@ -390,7 +390,7 @@ def rejection_section(rules: dict, ev: dict) -> dict:
 
 
 def ood_section(rep: dict) -> dict:
-    """The card's `out_of_distribution` block: every evaluation set, and the two refusal sets in the schema's form."""
+    """The card's `out_of_distribution` block: every evaluation set (set_report) under `evaluation`."""
     return {
         "note": ("Measured on the exported file. field_val: the field validation part (real photos, never trained on, used for "
                  "every choice, so slightly optimistic); negatives_holdout: 20% of each negatives class, never trained on and "
@@ -398,13 +398,6 @@ def ood_section(rep: dict) -> dict:
                  "negatives backgrounds (synthetic, built from the test split only); synthetic_non_leaf_fresh_seed: the "
                  "training generator of non-leaf images with an unseen seed. The product is also measured on other real field "
                  "photos and on non-leaf photos nobody here has."),
-        "sets": {
-            "negatives_holdout": {"n": rep["negatives_holdout"]["n"], "rejected_share": rep["negatives_holdout"]["refused_share"],
-                                  "mean_top_probability": 0.0},
-            "stress_from_lab_test": {"n": rep["stress_from_lab_test"]["n"], "rejected_share": rep["stress_from_lab_test"]["refused_share"],
-                                     "mean_top_probability": 0.0, "accuracy": rep["stress_from_lab_test"]["top1"],
-                                     "accuracy_accepted": rep["stress_from_lab_test"]["accuracy_accepted"]},
-        },
         "evaluation": rep,
     }
 

@@ -171,3 +171,23 @@ class TinyTransferRunTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ShippedCardReproducedTest(unittest.TestCase):
+    """`npm run ml:evaluate` on the shipped file gives every figure its card states (lab test, field validation,
+    held-out negatives, stress set, synthetic non-leaves), within 1e-4 (a few minutes: it decodes the test split)."""
+
+    @unittest.skipUnless(FIELD_DIR.exists() and NEGATIVES_DIR.exists(), "shared data is not here")
+    def test_evaluate_reproduces_the_shipped_card(self) -> None:
+        import json
+
+        from diagrodl_ml.evaluate import node_ort_available
+        from diagrodl_ml.fieldtrain import reevaluate
+
+        model = Path(__file__).resolve().parents[2] / "models" / "mobilenet.onnx"
+        card = json.loads(model.with_suffix(".card.json").read_text())
+        self.assertIn("leaf_threshold", card["rejection"])
+        if not node_ort_available():
+            self.skipTest("onnxruntime-node is not installed (npm ci)")
+        _, differ = reevaluate(model, card)
+        self.assertEqual(differ, [])
