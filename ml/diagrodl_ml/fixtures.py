@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from .classes import CLASS_IDS, FOLDER_TO_CLASS
 from .export import CalibratedCamModel, export_onnx
-from .models import build_model
+from .models import build_model, imagenet_mobilenet_v2
 from .preprocess import preprocess_file
 
 
@@ -38,9 +38,11 @@ def tiny_reference(out_dir: Path, arch: str = "mobilenet", size: int = 64, seed:
     torch.manual_seed(seed)
     torch.set_num_threads(2)
     out_dir.mkdir(parents=True, exist_ok=True)
-    model = build_model(arch).eval()
+    # the fine-tuned architecture gets random weights here (no ImageNet file needed) and its leaf output
+    model = (imagenet_mobilenet_v2(pretrained=None) if arch == "mobilenet_v2_imagenet" else build_model(arch)).eval()
     temperature = 1.7
-    info = export_onnx(model, temperature, out_dir / "model.onnx", size=size, views=views)
+    leaf = (0.8, -0.3) if model.fc.out_features > len(CLASS_IDS) else None
+    info = export_onnx(model, temperature, out_dir / "model.onnx", size=size, views=views, leaf=leaf)
     rng = np.random.default_rng(seed)
     x = rng.normal(0, 1, (3, 3, size, size)).astype(np.float32)
     # one real JPEG through the Python preprocessing as the last sample
@@ -48,7 +50,9 @@ def tiny_reference(out_dir: Path, arch: str = "mobilenet", size: int = 64, seed:
     make_jpeg(jpg, rng)
     x[2] = preprocess_file(jpg, size)
     with torch.no_grad():
-        probs, cam, energy = CalibratedCamModel(model, temperature, views)(torch.from_numpy(x))
+        probs, cam, energy, *rest = CalibratedCamModel(model, temperature, views, leaf=leaf)(torch.from_numpy(x))
+    if rest:
+        (out_dir / "leaf.f32").write_bytes(rest[0].numpy().astype(np.float32).tobytes())
     (out_dir / "input.f32").write_bytes(x.tobytes())
     (out_dir / "probabilities.f32").write_bytes(probs.numpy().astype(np.float32).tobytes())
     (out_dir / "cam.f32").write_bytes(cam.numpy().astype(np.float32).tobytes())

@@ -1,5 +1,5 @@
-// The training pipeline's ONNX export, loaded by onnxruntime-node, gives PyTorch's probabilities
-// (within 1e-4) and CAMs; the shipped model matches its card.
+// The training pipeline's ONNX export, loaded by onnxruntime-node, gives PyTorch's probabilities,
+// energy and leaf output (within 1e-4) and CAMs; the shipped model matches its card.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,6 +31,8 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 const ARCHS: [string, number, number][] = [
   ['mobilenet', 64, 1],
   ['mobilenet', 64, 8],
+  // the shipped architecture: ImageNet MobileNetV2 with the 11th output, exported with its `leaf` output
+  ['mobilenet_v2_imagenet', 64, 1],
   ['resnet50', 32, 1],
   ['vgg16', 32, 1],
 ];
@@ -78,10 +80,13 @@ describe.each(ARCHS)(
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    it('matches PyTorch probabilities and energy within 1e-4 and CAMs within 1e-3', async () => {
+    it('matches PyTorch probabilities, energy and leaf (when present) within 1e-4 and CAMs within 1e-3', async () => {
       const session = await ort.InferenceSession.create(path.join(dir, 'model.onnx'));
       expect(session.inputNames).toEqual(['input']);
-      expect(session.outputNames).toEqual(['probabilities', 'cam', 'energy']);
+      const hasLeaf = existsSync(path.join(dir, 'leaf.f32'));
+      expect(session.outputNames).toEqual(
+        hasLeaf ? ['probabilities', 'cam', 'energy', 'leaf'] : ['probabilities', 'cam', 'energy'],
+      );
       const x = f32(path.join(dir, 'input.f32'));
       const res = await session.run({
         input: new ort.Tensor('float32', x, [meta.n, 3, meta.size, meta.size]),
@@ -101,6 +106,13 @@ describe.each(ARCHS)(
       expect(
         maxAbsDiff(energy.data as Float32Array, f32(path.join(dir, 'energy.f32'))),
       ).toBeLessThanOrEqual(1e-4);
+      if (hasLeaf) {
+        const leaf = res.leaf as ort.Tensor;
+        expect(leaf.dims).toEqual([meta.n]);
+        expect(
+          maxAbsDiff(leaf.data as Float32Array, f32(path.join(dir, 'leaf.f32'))),
+        ).toBeLessThanOrEqual(1e-4);
+      }
       // dynamic batch: a single image works too
       const one = await session.run({
         input: new ort.Tensor('float32', x.subarray(0, 3 * meta.size * meta.size), [
