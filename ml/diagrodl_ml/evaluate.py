@@ -25,7 +25,7 @@ from .predict import eval_tensor
 from .preprocess import preprocess_rgb
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-NODE_RUNNER = REPO_ROOT / "ml" / "onnx_infer.mjs"
+NODE_RUNNER = REPO_ROOT / "ml" / "onnx_run.mjs"
 
 
 def metrics(probs: np.ndarray, labels: np.ndarray) -> dict:
@@ -61,30 +61,34 @@ def node_ort_available() -> bool:
     return False
 
 
-def onnx_outputs(model_path: Path, batches: Iterable[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
-    """`probabilities` [N, K] and `energy` [N] (None for files exported before it existed), computed by
-    onnxruntime-node on the ONNX file (there is no onnxruntime for Debian's Python)."""
+def ort_outputs(model_path: Path, batch: np.ndarray, skip: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+    """Every float output of `model_path` on `batch` (uint8 NHWC or float32 NCHW), computed by onnxruntime-node
+    (ml/onnx_run.mjs; there is no onnxruntime for Debian's Python), each as [N, -1]."""
     tmp = Path(tempfile.mkdtemp(prefix="diagrodl-ort-"))
     try:
-        args: list[str] = []
-        shape = None
-        counts = []
-        for i, x in enumerate(batches):
-            x = np.ascontiguousarray(x, dtype=np.float32)
-            shape = x.shape[1:]
-            counts.append(len(x))
-            (tmp / f"in{i}.f32").write_bytes(x.tobytes())
-            args += [str(tmp / f"in{i}.f32"), str(tmp / f"out{i}.f32")]
-        if shape is None:
-            return np.zeros((0, len(CLASS_IDS)), dtype=np.float32), None
-        subprocess.run(["node", str(NODE_RUNNER), str(model_path), *map(str, shape), *args], check=True)
-        outs = [np.fromfile(tmp / f"out{i}.f32", dtype=np.float32).reshape(n, -1) for i, n in enumerate(counts)]
-        if not (tmp / "out0.f32.energy").exists():
-            return np.concatenate(outs), None
-        energies = [np.fromfile(tmp / f"out{i}.f32.energy", dtype=np.float32) for i in range(len(counts))]
-        return np.concatenate(outs), np.concatenate(energies)
+        x = np.ascontiguousarray(batch)
+        dtype = "uint8" if x.dtype == np.uint8 else "float32"
+        x = x if dtype == "uint8" else x.astype(np.float32)
+        (tmp / "in.bin").write_bytes(x.tobytes())
+        subprocess.run(["node", str(NODE_RUNNER), str(model_path), str(tmp / "in.bin"), dtype,
+                        ",".join(map(str, x.shape[1:])), str(tmp / "out"), ",".join(skip)], check=True)
+        out = {}
+        for f in tmp.glob("out.*.f32"):
+            name = f.name[len("out."):-len(".f32")]
+            out[name] = np.fromfile(f, dtype=np.float32).reshape(len(x), -1)
+        return out
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def onnx_outputs(model_path: Path, batches: Iterable[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    """`probabilities` [N, K] and `energy` [N] (None for files exported before it existed) on float32 batches."""
+    xs = [np.ascontiguousarray(x, dtype=np.float32) for x in batches]
+    if not xs:
+        return np.zeros((0, len(CLASS_IDS)), dtype=np.float32), None
+    out = ort_outputs(model_path, np.concatenate(xs), skip=("cam",))
+    energy = out.get("energy")
+    return out["probabilities"], (energy.reshape(-1) if energy is not None else None)
 
 
 def calibration_summary(probs_cal: np.ndarray, labels: np.ndarray, temperature: float,

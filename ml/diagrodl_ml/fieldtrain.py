@@ -19,7 +19,7 @@ from .calibrate import calibrated, choose_calibration, choose_threshold, ece, nl
 from .card import build_card, card_path, write_card
 from .classes import CLASS_IDS, NUM_CLASSES
 from .data import DEFAULT_CACHE_DIR
-from .evaluate import batches_from_u8, calibration_summary, metrics, node_ort_available
+from .evaluate import batches_from_u8, calibration_summary, metrics, node_ort_available, ort_outputs
 from .export import export_onnx
 from .models import PRETRAINED_TFLITE, count_params, imagenet_mobilenet_v2
 from .preprocess import load_rgb
@@ -28,7 +28,7 @@ from .tflite import LICENSE_NOTE
 from . import fieldaug as FA
 from .transfer import (
     NOT_LEAF, FeatureSet, TransferConfig, TrunkRunner, TrunkU8, choose_leaf_threshold, fit_platt, leaf_score,
-    load_photos, normalise_u8, ort_outputs, plain_set, set_report, sigmoid, tail_logits, to224, train_tail,
+    load_photos, normalise_u8, plain_set, set_report, sigmoid, tail_logits, to224, train_tail,
     training_views, decide,
 )
 

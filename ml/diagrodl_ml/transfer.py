@@ -28,9 +28,6 @@ import copy
 import json
 import math
 import os
-import shutil
-import subprocess
-import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -41,10 +38,9 @@ from torch import nn
 
 from . import fieldaug as FA
 from .classes import CLASS_IDS, NUM_CLASSES
+from .evaluate import ort_outputs
 from .preprocess import INPUT_SIZE, MEAN, STD, area_resize, center_square, load_rgb
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-ORT_RUNNER = REPO_ROOT / "ml" / "onnx_run.mjs"
 NOT_LEAF = NUM_CLASSES  # index of the 11th output
 
 
@@ -87,26 +83,7 @@ def normalise_u8(images: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
 
 
-# ---------------------------------------------------------------- onnxruntime-node runner
-def ort_outputs(model_path: Path, batch: np.ndarray, skip: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
-    """Every float output of `model_path` on `batch` (uint8 NHWC or float32 NCHW), via ml/onnx_run.mjs."""
-    tmp = Path(tempfile.mkdtemp(prefix="diagrodl-ort-"))
-    try:
-        x = np.ascontiguousarray(batch)
-        dtype = "uint8" if x.dtype == np.uint8 else "float32"
-        x = x if dtype == "uint8" else x.astype(np.float32)
-        (tmp / "in.bin").write_bytes(x.tobytes())
-        subprocess.run(["node", str(ORT_RUNNER), str(model_path), str(tmp / "in.bin"), dtype,
-                        ",".join(map(str, x.shape[1:])), str(tmp / "out"), ",".join(skip)], check=True)
-        out = {}
-        for f in tmp.glob("out.*.f32"):
-            name = f.name[len("out."):-len(".f32")]
-            out[name] = np.fromfile(f, dtype=np.float32).reshape(len(x), -1)
-        return out
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
+# ---------------------------------------------------------------- the frozen trunk
 class TrunkU8(nn.Module):
     """uint8 NHWC views -> the product's normalisation -> the frozen first blocks."""
 
