@@ -445,6 +445,9 @@ test.describe('contact', () => {
 });
 
 test.describe('screenshots and accessibility of the account pages', () => {
+  // five pages, each screenshotted and checked with axe: about 45-55 s on two idle cores, so the
+  // default 60 s left no margin on a loaded machine
+  test.describe.configure({ timeout: 180_000 });
   for (const lang of ['es', 'en'] as const) {
     for (const [label, width] of [
       ['desktop', 1280],
