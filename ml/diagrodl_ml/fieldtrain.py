@@ -37,7 +37,8 @@ FIELD_ACCEPTED_GOAL = 0.85  # on the field validation part: right at least this 
 
 
 # ---------------------------------------------------------------- step 1: data
-def load_sources(cfg: TransferConfig, cache, idx) -> dict:
+def load_sources(cfg: TransferConfig, cache, idx, training: bool = True) -> dict:
+    """Splits and photos; `training=False` skips decoding the training negatives (rethreshold needs none)."""
     fs, ns = field_split(), negatives_split()
     hashes = {"field": write_lists("field", fs), "negatives": write_lists("negatives", ns)}
     lim = (lambda xs: xs[: cfg.max_neg]) if cfg.max_neg else (lambda xs: xs)
@@ -49,7 +50,7 @@ def load_sources(cfg: TransferConfig, cache, idx) -> dict:
         "lab_test": lab_lim(np.sort(idx["test"])),
         "field_train": (load_photos(FIELD_DIR, [p.rel_path for p in fs["train"]]), np.array([p.label for p in fs["train"]])),
         "field_val": (load_photos(FIELD_DIR, [p.rel_path for p in fs["val"]]), np.array([p.label for p in fs["val"]])),
-        "neg_train": load_photos(NEGATIVES_DIR, [p.rel_path for p in lim(ns["train"])]),
+        "neg_train": load_photos(NEGATIVES_DIR, [p.rel_path for p in lim(ns["train"])]) if training else [],
         "neg_val": load_photos(NEGATIVES_DIR, [p.rel_path for p in lim(ns["val"])]),
     }
     print(f"loaded field and negative photos ({time.time() - t0:.0f}s): field train {len(out['field_train'][1])}, "
@@ -466,7 +467,7 @@ def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR) -> dict:
     split = D.grouped_stratified_split(items)
     cache = D.build_cache(items, cache_dir=cache_dir)
     idx = {k: cache.indices(v) for k, v in split.items()}
-    src = load_sources(cfg, cache, idx)
+    src = load_sources(cfg, cache, idx, training=False)
     lab_val = src["lab_val"]
     vrng = np.random.default_rng(cfg.seed + 1)  # the same synthetic validation images as build_feature_sets
     synth = [FA.synthetic_non_leaf(vrng) for _ in range(max(10, cfg.synthetic // 8))]

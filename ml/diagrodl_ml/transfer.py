@@ -37,6 +37,7 @@ import torch
 from torch import nn
 
 from . import fieldaug as FA
+from .calibrate import accepted
 from .classes import CLASS_IDS, NUM_CLASSES
 from .evaluate import ort_outputs
 from .preprocess import INPUT_SIZE, MEAN, STD, area_resize, center_square, load_rgb
@@ -424,9 +425,8 @@ def decide(out: dict[str, np.ndarray], rule: dict) -> tuple[np.ndarray, np.ndarr
     not_leaf = np.zeros(len(probs), bool)
     if "leaf" in out and rule.get("leaf_threshold") is not None:
         not_leaf = out["leaf"].reshape(-1) < rule["leaf_threshold"]
-    ok = probs.max(1) >= rule["threshold"]
-    if rule.get("energy_threshold") is not None and "energy" in out:
-        ok &= out["energy"].reshape(-1) >= rule["energy_threshold"]
+    energy = out.get("energy")
+    ok = accepted(probs, rule, energy.reshape(-1) if energy is not None else None)
     return ok & ~not_leaf, not_leaf
 
 
