@@ -11,14 +11,17 @@ import * as ort from 'onnxruntime-node';
 import { CLASS_IDS } from '@diagrodl/contracts/classes';
 import { MODEL_VERSIONS, type LoadedModelDetails, type ModelId } from '@diagrodl/contracts';
 import { type ModelCard, parseModelCard } from '@diagrodl/contracts/model-card';
+import { recognisedBy } from '@diagrodl/contracts/inference/decision';
+import { inputProblem } from '@diagrodl/contracts/inference/preprocess';
 import {
   type CamMap,
   type Classification,
   type Classifier,
   decide,
+  decideOne,
   resizeMap,
 } from './classifier.ts';
-import { MEAN, STD, type PreprocessedImage, batchTensors, preprocessImage } from './preprocess.ts';
+import { type PreprocessedImage, batchTensors, preprocessImage } from './preprocess.ts';
 
 /** Model ids a file may have (models/<id>.onnx); the ensemble is built, never loaded. */
 export const FILE_MODEL_IDS = ['mobilenet', 'resnet50', 'vgg16'] as const;
@@ -102,7 +105,7 @@ export class OnnxModel implements Classifier {
 
   /** Whether image n of a batch clears the energy floor (always, without one). */
   recognised(raw: RawOutput, n: number): boolean {
-    return this.energyThreshold === undefined || (raw.energy[n] as number) >= this.energyThreshold;
+    return recognisedBy(this.card.rejection, raw.energy[n]);
   }
 
   /** Image n's `leaf` output (null for a graph without one). */
@@ -168,9 +171,10 @@ export class OnnxModel implements Classifier {
     if (!pre.length) return [];
     const raw = await this.runRaw(pre);
     return pre.map((_, n) => {
-      const d = decide(probsOf(raw, n), this.threshold, this.recognised(raw, n), {
-        probability: this.leafProbability(raw, n),
-        threshold: this.leafThreshold,
+      const d = decideOne(this.card.rejection, {
+        probabilities: probsOf(raw, n),
+        energy: raw.energy[n],
+        leaf: this.leafProbability(raw, n),
       });
       const { index: _index, ...rest } = d;
       return { ...rest, cam: camOf(raw, n, d.index) } satisfies Classification;
@@ -271,12 +275,7 @@ function cardProblem(id: string, card: ModelCard, file: string): string | null {
   }
   if (card.name !== id) return `the card describes model '${card.name}', not '${id}'`;
   if (card.classes.join() !== CLASS_IDS.join()) return 'the card lists other classes or order';
-  const same = (a: readonly number[], b: readonly number[]) =>
-    a.length === b.length && a.every((v, i) => Math.abs(v - (b[i] as number)) < 1e-9);
-  if (!same(card.input.mean, MEAN) || !same(card.input.std, STD)) {
-    return "the card's normalisation differs from the server's preprocessing";
-  }
-  return null;
+  return inputProblem(card.input);
 }
 
 export class ModelRegistry {

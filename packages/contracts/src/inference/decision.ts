@@ -1,0 +1,104 @@
+/**
+ * The decision rule, one piece of code for every side that runs a model (the server's
+ * classifier and the browser's on-device diagnosis): calibrated probabilities, the model's
+ * `leaf` and `energy` outputs and its card's thresholds in; the outcome out.
+ */
+import { CLASS_IDS, type ClassId } from '../classes.ts';
+import type { DiagnosisReason } from '../diagnosis.ts';
+
+export interface ClassProbability {
+  label: ClassId;
+  probability: number;
+}
+
+/** The not-leaf rule's inputs: the model's `leaf` output and its card's leaf_threshold. */
+export interface LeafEvidence {
+  /** null: the model has no `leaf` output. */
+  probability: number | null;
+  /** undefined: the card has no leaf_threshold (the rule is off). */
+  threshold?: number | undefined;
+}
+
+export interface Decision {
+  /** Calibrated probabilities in CLASS_IDS order. */
+  probabilities: number[];
+  label: ClassId;
+  probability: number;
+  top3: ClassProbability[];
+  /** False when the photo is not a diagnosis: see `reason`. */
+  accepted: boolean;
+  /**
+   * Why it is not accepted: 'not_leaf' ('No parece una hoja de tomate') when the model's `leaf`
+   * output is below its card's leaf_threshold; otherwise 'low_confidence' ('No reconocido con
+   * confianza') when the top probability is below the model's threshold or the model's energy
+   * output is below its card's energy_threshold; null when accepted.
+   */
+  reason: DiagnosisReason | null;
+  /** The model's `leaf` output (probability of a tomato leaf); null for graphs without one. */
+  leafProbability: number | null;
+  threshold: number;
+  /** Index of the predicted class (its CAM is the one shown). */
+  index: number;
+}
+
+/**
+ * Builds the decision from calibrated probabilities (shared by single models and the ensemble).
+ * `recognised` is false when the model's energy floor says the photo looks like none of its classes.
+ * First rule: a leaf probability below the leaf threshold is 'not_leaf'; then a top probability
+ * below `threshold` (or not `recognised`) is 'low_confidence'; otherwise accepted.
+ */
+export function decide(
+  probabilities: ArrayLike<number>,
+  threshold: number,
+  recognised = true,
+  leaf: LeafEvidence = { probability: null },
+): Decision {
+  const probs = Array.from(probabilities, Number);
+  const order = probs.map((p, i) => [p, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const top = order[0] ?? [0, 0];
+  const top3 = order.slice(0, 3).map(([p, i]) => ({
+    label: CLASS_IDS[i] as ClassId,
+    probability: p,
+  }));
+  const notLeaf =
+    leaf.threshold !== undefined && leaf.probability !== null && leaf.probability < leaf.threshold;
+  const reason: DiagnosisReason | null = notLeaf
+    ? 'not_leaf'
+    : recognised && top[0] >= threshold
+      ? null
+      : 'low_confidence';
+  return {
+    probabilities: probs,
+    label: CLASS_IDS[top[1]] as ClassId,
+    probability: top[0],
+    top3,
+    accepted: reason === null,
+    reason,
+    leafProbability: leaf.probability,
+    threshold,
+    index: top[1],
+  };
+}
+
+/** A model card's rejection rule (its `rejection` block). */
+export interface RejectionRule {
+  threshold: number;
+  energy_threshold?: number | undefined;
+  leaf_threshold?: number | undefined;
+}
+
+/** Whether one image's `energy` output clears the card's floor (always, without a floor). */
+export function recognisedBy(rule: RejectionRule, energy: number | undefined): boolean {
+  return rule.energy_threshold === undefined || (energy ?? -Infinity) >= rule.energy_threshold;
+}
+
+/** One image's outputs of one model, decided by that model's card. */
+export function decideOne(
+  rule: RejectionRule,
+  outputs: { probabilities: ArrayLike<number>; energy?: number | undefined; leaf: number | null },
+): Decision {
+  return decide(outputs.probabilities, rule.threshold, recognisedBy(rule, outputs.energy), {
+    probability: outputs.leaf,
+    threshold: rule.leaf_threshold,
+  });
+}
