@@ -245,6 +245,23 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    // Issue 18: a diagnosis made on a device (offline) reaches the history with the id the device
+    // gave it; the unique index makes a retried upload find the first copy instead of a second.
+    '0006_device_diagnoses': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('diagnosis_history').addColumn('client_id', 'text').execute();
+        await db.schema
+          .createIndex('diagnosis_history_client_idx')
+          .on('diagnosis_history')
+          .columns(['user_id', 'client_id'])
+          .unique()
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('diagnosis_history_client_idx').execute();
+        await db.schema.alterTable('diagnosis_history').dropColumn('client_id').execute();
+      },
+    },
   };
 }
 

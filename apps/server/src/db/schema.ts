@@ -138,6 +138,8 @@ export interface DiagnosisHistoryTable {
   /** null (accepted) | 'not_leaf' | 'low_confidence' (migration 0004) */
   reason: string | null;
   leaf_probability: number | null;
+  /** The id a device gave a diagnosis it made offline (migration 0006); null for the server's. */
+  client_id: string | null;
 }
 
 export interface Database {
