@@ -123,7 +123,7 @@ describe.each(['sqlite', 'postgres'] as const)(
           .values([history('ok', 1), history('unsure', 0)])
           .execute();
 
-        expect(await migrateToLatest(raw, dialect)).toEqual(['0004_diagnosis_reason']);
+        expect(await migrateToLatest(raw, dialect)).toContain('0004_diagnosis_reason');
         const images = await db
           .selectFrom('diagnosis_images')
           .select(['name_img', 'reason', 'leaf_probability'])

@@ -245,6 +245,27 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    // Issue 17: an identification run has an owner (the fencing token of the process that holds
+    // its lease; updated_at is the lease's heartbeat) and counts how often it was taken over.
+    '0005_diagnosis_run_lease': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('diagnosis_runs').addColumn('owner', 'text').execute();
+        await db.schema
+          .alterTable('diagnosis_runs')
+          .addColumn('takeovers', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .createIndex('diagnosis_runs_state_idx')
+          .on('diagnosis_runs')
+          .columns(['state', 'updated_at'])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('diagnosis_runs_state_idx').execute();
+        await db.schema.alterTable('diagnosis_runs').dropColumn('takeovers').execute();
+        await db.schema.alterTable('diagnosis_runs').dropColumn('owner').execute();
+      },
+    },
     // Issue 18: a diagnosis made on a device (offline) reaches the history with the id the device
     // gave it; the unique index makes a retried upload find the first copy instead of a second.
     '0006_device_diagnoses': {

@@ -84,8 +84,12 @@ export interface DiagnosisRunsTable {
   done: number;
   detail: string | null;
   created_at: string;
-  /** Heartbeat while running. */
+  /** Heartbeat while running: the owner's lease ends ttl after it. */
   updated_at: string;
+  /** Fencing token of the process that holds the run (null: rows before migration 0005). */
+  owner: string | null;
+  /** How often a dead owner's run was taken over (a run that keeps killing processes stops). */
+  takeovers: Generated<number>;
 }
 
 /** An uploaded image and, once identified, its result row. */
