@@ -25,6 +25,9 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { ModelRegistry } from './inference/models.ts';
 import { DiagnosisRepository } from './modules/diagnosis/diagnosis.repository.ts';
 import { diagnosisRoutes } from './modules/diagnosis/diagnosis.routes.ts';
+import { DeviceDiagnosisRepository } from './modules/diagnosis/device.repository.ts';
+import { deviceRoutes } from './modules/diagnosis/device.routes.ts';
+import { DeviceDiagnosisService } from './modules/diagnosis/device.service.ts';
 import { type DiagnosisOptions, DiagnosisService } from './modules/diagnosis/diagnosis.service.ts';
 import { MediaStore } from './modules/diagnosis/media.ts';
 import { SessionRepository } from './modules/session/session.repository.ts';
@@ -139,6 +142,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   server.addHook('onClose', async () => models.close());
   healthRoutes(server, { db, maintenance: config.maintenance, models: () => models.health() });
   await diagnosisRoutes(server, { service: diagnosis, models, media, publicUrl: config.publicUrl });
+  // Diagnosis on the device (issue 18): the model it runs and the diagnoses it made offline.
+  await deviceRoutes(server, {
+    service: new DeviceDiagnosisService(new DeviceDiagnosisRepository(db.kysely), media),
+    models,
+    modelsDir: config.modelsDir,
+  });
   sessionRoutes(server, { users });
   // Accounts, login hardening, password change/reset and contact (issue 3).
   const limiter = new RateLimiter(new RateLimitRepository(db.kysely));

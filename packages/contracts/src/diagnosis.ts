@@ -205,6 +205,8 @@ export interface DeleteReply {
 export interface HistoryItem extends DiagnosisRow {
   /** Owner-only URL of a small JPEG thumbnail of the photo (same as `image`). */
   thumbnail: string;
+  /** For a diagnosis made on a device (issue 18): the id the device gave it; otherwise null. */
+  client_id?: string | null;
 }
 
 /** The server's Spanish `detail` texts for the diagnosis calls. */

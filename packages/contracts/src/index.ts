@@ -9,3 +9,4 @@ export * from './countries.ts';
 export * from './registration.ts';
 export * from './accounts.ts';
 export * from './contact.ts';
+export * from './device.ts';

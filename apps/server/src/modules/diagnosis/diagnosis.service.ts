@@ -555,6 +555,7 @@ export class DiagnosisService {
           heatmap: '',
           page: classInfo(label).route,
           thumbnail: this.media.url('thumbs', r.thumb_file),
+          client_id: r.client_id ?? null,
         };
       });
   }

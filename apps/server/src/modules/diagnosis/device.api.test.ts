@@ -1,0 +1,185 @@
+// Diagnosis on the device (issue 18): the model file and card the browser runs, and the upload of
+// diagnoses made offline (idempotent by the device's id, the photo checked as an upload is).
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import {
+  DEVICE_MODEL_ID,
+  DEVICE_PATHS,
+  DIAGNOSIS_MESSAGES as M,
+  DIAGNOSIS_PATHS as P,
+  type DeviceResult,
+  NOT_LEAF,
+  UPLOAD_LIMITS,
+} from '@diagrodl/contracts';
+import { describeEachDatabase, json } from '../../testing/harness.ts';
+import { leafPhoto, loggedIn } from '../../testing/diagnosis.ts';
+
+const result = (over: Partial<DeviceResult> = {}): DeviceResult => ({
+  label: 'late_blight',
+  probability: 0.91,
+  accepted: true,
+  reason: null,
+  leaf_probability: 0.999,
+  top3: [
+    { label: 'late_blight', probability: 0.91 },
+    { label: 'early_blight', probability: 0.05 },
+    { label: 'target_spot', probability: 0.02 },
+  ],
+  model: DEVICE_MODEL_ID,
+  diagnosed_at: '2026-11-20T10:00:00.000Z',
+  ...over,
+});
+
+function deviceForm(
+  photo: Buffer,
+  fields: { client_id?: string; name_img?: string; result?: unknown; type?: string },
+): FormData {
+  const fd = new FormData();
+  if (fields.client_id !== undefined) fd.append('client_id', fields.client_id);
+  fd.append('name_img', fields.name_img ?? 'hoja campo.jpg');
+  fd.append(
+    'result',
+    typeof fields.result === 'string' ? fields.result : JSON.stringify(fields.result ?? result()),
+  );
+  fd.append(
+    'image',
+    new Blob([new Uint8Array(photo)], { type: fields.type ?? 'image/jpeg' }),
+    fields.name_img ?? 'hoja campo.jpg',
+  );
+  return fd;
+}
+
+describeEachDatabase('diagnosis on the device', (ctx) => {
+  it('serves the loaded model file and its card byte for byte, with an ETag', async () => {
+    const { baseUrl, config } = ctx();
+    const res = await fetch(`${baseUrl}${DEVICE_PATHS.model(DEVICE_MODEL_ID)}`);
+    expect(res.status).toBe(200);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const onDisk = fs.readFileSync(path.join(config.modelsDir, `${DEVICE_MODEL_ID}.onnx`));
+    expect(bytes.equals(onDisk)).toBe(true);
+    const etag = res.headers.get('etag');
+    expect(etag).toBe(`"${createHash('sha256').update(onDisk).digest('hex')}"`);
+    const again = await fetch(`${baseUrl}${DEVICE_PATHS.model(DEVICE_MODEL_ID)}`, {
+      headers: { 'If-None-Match': etag! },
+    });
+    expect(again.status).toBe(304);
+
+    const card = await fetch(`${baseUrl}${DEVICE_PATHS.card(DEVICE_MODEL_ID)}`);
+    expect(card.status).toBe(200);
+    expect(await card.text()).toBe(
+      fs.readFileSync(path.join(config.modelsDir, `${DEVICE_MODEL_ID}.card.json`), 'utf8'),
+    );
+    expect((await fetch(`${baseUrl}${DEVICE_PATHS.model('vgg16')}`)).status).toBe(404);
+    expect((await fetch(`${baseUrl}/diagrodl/device/models/..%2Fx.onnx`)).status).toBe(404);
+  });
+
+  it('keeps a diagnosis made offline once, however often the device sends it', async () => {
+    const { app, baseUrl } = ctx();
+    const { browser } = await loggedIn(app, baseUrl, 'Campo0001');
+    const photo = await leafPhoto({ seed: 3 });
+    const id = randomUUID();
+
+    const first = await browser.post(DEVICE_PATHS.diagnoses, {
+      body: deviceForm(photo, { client_id: id }),
+    });
+    expect(first.status).toBe(200);
+    const a = await json(first);
+    expect(a).toMatchObject({ status: 'OK', duplicate: false });
+
+    // a retry (the reply was lost) and two at once: still one entry
+    const retries = await Promise.all(
+      [0, 1, 2].map(() =>
+        browser.post(DEVICE_PATHS.diagnoses, { body: deviceForm(photo, { client_id: id }) }),
+      ),
+    );
+    for (const r of retries) {
+      expect(r.status).toBe(200);
+      expect(await json(r)).toMatchObject({ id: a.id, duplicate: true });
+    }
+    const notLeaf = randomUUID();
+    const second = await browser.post(DEVICE_PATHS.diagnoses, {
+      body: deviceForm(photo, {
+        client_id: notLeaf,
+        name_img: 'gato.jpg',
+        result: result({
+          label: 'healthy',
+          probability: 0.4,
+          accepted: false,
+          reason: 'not_leaf',
+          leaf_probability: 0.01,
+        }),
+      }),
+    });
+    expect(second.status).toBe(200);
+
+    const history = await json(await browser.get(P.history));
+    expect(history).toHaveLength(2);
+    const mine = history.find((h: { client_id: string }) => h.client_id === id);
+    expect(mine).toMatchObject({
+      name_img: 'hoja_campo.jpg',
+      label: 'late_blight',
+      accepted: true,
+      reason: null,
+      model: DEVICE_MODEL_ID,
+      created_at: '2026-11-20T10:00:00.000Z',
+    });
+    expect((await browser.get(mine.thumbnail)).status).toBe(200);
+    expect(history.find((h: { client_id: string }) => h.client_id === notLeaf)).toMatchObject({
+      reason: 'not_leaf',
+      predict: NOT_LEAF.es,
+    });
+
+    // another user sending the same id stores their own copy, and never sees the first one
+    const other = await loggedIn(app, baseUrl, 'Campo0002');
+    const theirs = await other.browser.post(DEVICE_PATHS.diagnoses, {
+      body: deviceForm(photo, { client_id: id }),
+    });
+    expect(await json(theirs)).toMatchObject({ duplicate: false });
+    expect(await json(await other.browser.get(P.history))).toHaveLength(1);
+  });
+
+  it('checks the photo as an upload is checked, and the id and the result', async () => {
+    const { app, baseUrl } = ctx();
+    const { browser } = await loggedIn(app, baseUrl, 'Campo0003');
+    const photo = await leafPhoto({ seed: 4 });
+    const send = (body: FormData) => browser.post(DEVICE_PATHS.diagnoses, { body });
+
+    const text = Buffer.from('not a photo at all');
+    let r = await send(deviceForm(text, { client_id: randomUUID(), type: 'image/jpeg' }));
+    expect(r.status).toBe(415);
+    expect((await json(r)).detail).toBe(M.badType);
+    const huge = Buffer.concat([photo, Buffer.alloc(UPLOAD_LIMITS.maxBytes)]);
+    r = await send(deviceForm(huge, { client_id: randomUUID() }));
+    expect(r.status).toBe(413);
+    r = await send(deviceForm(photo, { client_id: 'not-a-uuid' }));
+    expect(r.status).toBe(400);
+    r = await send(deviceForm(photo, {}));
+    expect(r.status).toBe(400);
+    r = await send(deviceForm(photo, { client_id: randomUUID(), result: '{"label":"cat"}' }));
+    expect(r.status).toBe(400);
+    r = await send(
+      deviceForm(photo, {
+        client_id: randomUUID(),
+        result: result({ accepted: true, reason: 'not_leaf' }),
+      }),
+    );
+    expect(r.status).toBe(400);
+    r = await send(deviceForm(photo, { client_id: randomUUID(), name_img: '../../etc/passwd' }));
+    expect(r.status).toBe(400);
+    expect(await json(await browser.get(P.history))).toHaveLength(0);
+
+    // a visitor, and a call without the CSRF header
+    const anon = await fetch(`${baseUrl}${DEVICE_PATHS.diagnoses}`, {
+      method: 'POST',
+      body: deviceForm(photo, { client_id: randomUUID() }),
+    });
+    expect([401, 403]).toContain(anon.status);
+    const noCsrf = await browser.request('POST', DEVICE_PATHS.diagnoses, {
+      body: deviceForm(photo, { client_id: randomUUID() }),
+      csrf: false,
+    });
+    expect(noCsrf.status).toBe(403);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Diagnoses made on a device (issue 18) reach the history: the photo is checked exactly as an
+ * upload is (type, size, pixels, a full decode, a safe name), the device's result is checked
+ * against the shared schema, and the device's id makes a retry return the first copy.
+ */
+import {
+  DEVICE_MESSAGES as D,
+  type DeviceSyncReply,
+  clientIdSchema,
+  deviceResultSchema,
+} from '@diagrodl/contracts';
+import { thumbnailJpeg } from '../../inference/heatmap.ts';
+import { HttpError } from '../../lib/errors.ts';
+import { randomToken } from '../../lib/tokens.ts';
+import type { DeviceDiagnosisRepository } from './device.repository.ts';
+import type { MediaStore } from './media.ts';
+import { inspectImage, safeImageName } from './uploads.ts';
+
+export interface DeviceDiagnosisInput {
+  bytes: Buffer | undefined;
+  filename: string | undefined;
+  nameImg: string | undefined;
+  clientId: string | undefined;
+  /** The device's result as JSON text (multipart field `result`). */
+  result: string | undefined;
+}
+
+/** True for a unique-constraint violation on SQLite or PostgreSQL. */
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+export class DeviceDiagnosisService {
+  constructor(
+    private readonly repo: DeviceDiagnosisRepository,
+    private readonly media: MediaStore,
+  ) {}
+
+  async receive(userId: number, input: DeviceDiagnosisInput): Promise<DeviceSyncReply> {
+    const id = clientIdSchema.safeParse(input.clientId);
+    if (!id.success) throw new HttpError(400, D.badClientId);
+    const clientId = id.data.toLowerCase();
+    const known = await this.repo.findByClientId(userId, clientId);
+    if (known) return { status: 'OK', detail: D.duplicate, id: known.id, duplicate: true };
+
+    let json: unknown;
+    try {
+      json = JSON.parse(input.result ?? '');
+    } catch {
+      throw new HttpError(400, D.badResult);
+    }
+    const parsed = deviceResultSchema.safeParse(json);
+    if (!parsed.success) throw new HttpError(400, D.badResult);
+    const result = parsed.data;
+
+    const rawName = input.nameImg?.trim() ? input.nameImg : input.filename;
+    if (input.filename) safeImageName(input.filename);
+    const nameImg = safeImageName(rawName ?? '');
+    if (!input.bytes) throw new HttpError(400, D.badResult);
+    await inspectImage(input.bytes);
+
+    const thumb = `d${randomToken(12)}.jpg`;
+    await this.media.write('thumbs', userId, thumb, await thumbnailJpeg(input.bytes));
+    try {
+      const entry = await this.repo.insert({
+        user_id: userId,
+        image_id: 0,
+        name_img: nameImg,
+        label: result.label,
+        probability: result.probability,
+        accepted: result.accepted ? 1 : 0,
+        reason: result.reason,
+        leaf_probability: result.leaf_probability,
+        top3: JSON.stringify(result.top3),
+        model: result.model,
+        thumb_file: thumb,
+        created_at: new Date(result.diagnosed_at).toISOString(),
+        client_id: clientId,
+      });
+      return { status: 'OK', detail: D.stored, id: entry, duplicate: false };
+    } catch (err) {
+      await this.media.remove('thumbs', userId, thumb);
+      // the same id sent twice at once: the other request stored it
+      if (isUniqueViolation(err)) {
+        const first = await this.repo.findByClientId(userId, clientId);
+        if (first) return { status: 'OK', detail: D.duplicate, id: first.id, duplicate: true };
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Diagnosis on the device (issue 18): the browser runs the shipped MobileNet itself when it is
+ * offline (or when the person chooses it), keeps the results with their photos, and sends them
+ * to the history later. Each one carries an id made by the device, so a retry never creates a
+ * second copy.
+ */
+import { z } from 'zod';
+import { CLASS_IDS } from './classes.ts';
+import { DIAGNOSIS_REASONS } from './diagnosis.ts';
+
+/** The model the browser runs (models/<id>.onnx and its card, served as they are). */
+export const DEVICE_MODEL_ID = 'mobilenet';
+
+export const DEVICE_PATHS = {
+  /** GET (public): the model file the server loaded, byte for byte (ETag: its sha256). */
+  model: (id: string) => `/diagrodl/device/models/${id}.onnx`,
+  /** GET (public): its card. */
+  card: (id: string) => `/diagrodl/device/models/${id}.card.json`,
+  /** POST multipart: image, client_id, name_img, result (JSON of DeviceResult). */
+  diagnoses: '/diagrodl/device/diagnoses/',
+} as const;
+
+const probability = z.number().min(0).max(1);
+const classId = z.enum(CLASS_IDS);
+
+/** What the device decided for one photo (the same fields the server stores). */
+export const deviceResultSchema = z
+  .object({
+    label: classId,
+    probability,
+    accepted: z.boolean(),
+    reason: z.enum(DIAGNOSIS_REASONS).nullable(),
+    leaf_probability: probability.nullable(),
+    top3: z
+      .array(z.object({ label: classId, probability }))
+      .min(1)
+      .max(3),
+    model: z.literal(DEVICE_MODEL_ID),
+    /** When the device diagnosed it (ISO 8601). */
+    diagnosed_at: z.iso.datetime({ offset: true }),
+  })
+  .refine((r) => r.accepted === (r.reason === null), {
+    message: 'accepted and reason disagree',
+  });
+export type DeviceResult = z.infer<typeof deviceResultSchema>;
+
+/** A client-made id: a UUID (crypto.randomUUID()). */
+export const clientIdSchema = z.uuid();
+
+/** Reply of POST /diagrodl/device/diagnoses/. */
+export interface DeviceSyncReply {
+  status: 'OK';
+  detail: string;
+  /** The history entry's id. */
+  id: number;
+  /** True when this client id had already been received (nothing new was stored). */
+  duplicate: boolean;
+}
+
+export const DEVICE_MESSAGES = {
+  stored: 'Diagnóstico recibido.',
+  duplicate: 'Este diagnóstico ya se había recibido.',
+  badClientId: 'Falta el identificador del diagnóstico o no es válido.',
+  badResult: 'El resultado del diagnóstico no es válido.',
+  modelNotFound: 'Ese modelo no está disponible en este servidor.',
+} as const;
