@@ -81,14 +81,73 @@ describe('lateral', () => {
       'slope',
       'hfSlope',
     ]);
-    expect(Object.keys(output)).toEqual(['rows', 'maxEmitters', 'maxLength']);
+    // Issue 4's keys first and unchanged; issue 20's after them.
+    expect(Object.keys(output)).toEqual([
+      'rows',
+      'maxEmitters',
+      'maxLength',
+      'formula',
+      'formulaName',
+      'm',
+      'design',
+      'notes',
+    ]);
     expect(output.maxEmitters).toBe(280);
+  });
+
+  it('takes the issue 20 inputs and returns the designed lateral', () => {
+    const input = {
+      qEmitter: 2,
+      spaceEmitter: 0.5,
+      lossEmitter: 0,
+      C: 150,
+      D: 0.0136,
+      formula: 'darcy-weisbach-blasius',
+    };
+    const output = runCommand('lateral', input).output as {
+      maxEmitters: number;
+      formula: string;
+      formulaName: string;
+      m: number;
+      design: { emitters: number; points: unknown[]; message: string; status: string };
+      notes: string[];
+    };
+    expect(output.maxEmitters).toBe(183);
+    expect(output.formulaName).toBe('Darcy-Weisbach con factor de fricción de Blasius');
+    expect(output.m).toBe(1.75);
+    expect(output.design.emitters).toBe(183);
+    expect(output.design.points).toHaveLength(183);
+    expect(output.design.message).toMatch(/^La lateral cumple: variación de caudal de \d+\.\d %/);
+    expect(output.notes).toEqual([]);
+
+    const fixed = runCommand('lateral', { slope: 0.01, emitters: 400, x: 0.5, cv: 0.05 })
+      .output as {
+      design: { source: string; status: string; message: string; eu: number };
+    };
+    expect(fixed.design.source).toBe('emitters');
+    expect(fixed.design.status).toBe('warning');
+    expect(fixed.design.message).toContain('mayor que el 10 % admisible');
+    expect(fixed.design.message).toContain(`(EU) es de ${fixed.design.eu.toFixed(1)} %`);
+
+    const none = runCommand('lateral', { slope: 0.9, Po: 0.1, hfAdminPerc: 0.1 }).output as {
+      design: null;
+      notes: string[];
+    };
+    expect(none.design).toBeNull();
+    expect(none.notes[0]).toMatch(/^Ningún emisor cabe/);
+    const wide = runCommand('lateral', { D: 0.15, formula: 'darcy-weisbach-blasius' }).output as {
+      notes: string[];
+    };
+    expect(wide.notes[0]).toMatch(/^Blasius se recomienda para tubo de plástico liso/);
   });
 
   it('names the bad field', () => {
     fails('lateral', { D: 'big' }, 'D: Invalid input: expected number, received string');
     fails('lateral', { D: -1 }, 'D: D must be greater than 0');
     fails('lateral', [], 'input: Invalid input: expected object, received array');
+    fails('lateral', { formula: 'manning' }, expect.stringMatching(/^formula: Invalid option/));
+    fails('lateral', { emitters: 2, length: 3 }, 'length: give emitters or length, not both');
+    fails('lateral', { x: 2 }, 'x: x must be between 0 and 1');
   });
 });
 
@@ -101,13 +160,19 @@ describe('secondary', () => {
       sections: Record<string, unknown>[];
       summary: Record<string, unknown>[];
     };
-    expect(Object.keys(output)).toEqual(['sections', 'summary']);
+    // Issue 4's keys first and unchanged; issue 20's after them.
+    expect(Object.keys(output)).toEqual(['sections', 'summary', 'pressures']);
     expect(Object.keys(output.sections[0]!)).toEqual([
       'status',
       'message',
       'outlets',
       'hf',
       'F',
+      'formula',
+      'formulaName',
+      'inletPressure',
+      'outletPressures',
+      'notes',
       'stretches',
     ]);
     const stretches = output.sections[0]!.stretches as Record<string, unknown>[];
@@ -126,6 +191,37 @@ describe('secondary', () => {
       'adjustedLength',
     ]);
     expect(output.sections[0]!.status).toBe('ok');
+  });
+
+  it('gives the outlet and inlet pressures and what the main line must deliver', () => {
+    const output = runCommand('secondary', {
+      sections: [
+        { ...section, pressure: 10, formula: 'darcy-weisbach-blasius' },
+        { ...section, pressure: '12,5' },
+      ],
+    }).output as {
+      sections: {
+        hf: number;
+        formulaName: string;
+        inletPressure: number;
+        outletPressures: number[];
+      }[];
+      pressures: { sections: unknown[]; required: { section: number; inletPressure: number } };
+    };
+    const [a, b] = output.sections;
+    expect(a!.formulaName).toBe('Darcy-Weisbach con factor de fricción de Blasius');
+    expect(b!.formulaName).toBe('Hazen-Williams');
+    expect(a!.outletPressures).toHaveLength(20);
+    expect(a!.outletPressures.at(-1)).toBe(10);
+    expect(a!.inletPressure).toBeCloseTo(10 + a!.hf, 12);
+    expect(output.pressures.sections).toHaveLength(2);
+    expect(output.pressures.required.section).toBe(2);
+    expect(output.pressures.required.inletPressure).toBeCloseTo(12.5 + b!.hf, 12);
+    fails(
+      'secondary',
+      { sections: [{ ...section, pressure: -1 }] },
+      'sections[0].pressure: No negative values!...',
+    );
   });
 
   it('reports the specification messages with the field', () => {

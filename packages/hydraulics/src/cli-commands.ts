@@ -6,7 +6,9 @@
 import { z } from 'zod';
 import { HydraulicsInputError } from './errors';
 import { toEpanetInp } from './epanet';
+import { FRICTION_FORMULAS, FRICTION_FORMULA_LABELS, type FrictionFormula } from './formulas';
 import { designLateral, LATERAL_DEFAULTS, type LateralInput } from './lateral';
+import { DESIGN_MESSAGES, uniformityStatusText } from './messages';
 import {
   designMainline,
   validateInitialPressure,
@@ -17,6 +19,7 @@ import {
   designSecondarySection,
   sectionCountAlert,
   summarizePipes,
+  summarizePressures,
   validateSecondarySection,
   type SecondarySectionInput,
 } from './secondary';
@@ -53,11 +56,22 @@ const convertSchema = z.strictObject({
   value: z.number(),
 });
 
-const lateralSchema = z.strictObject(
-  Object.fromEntries(Object.keys(LATERAL_DEFAULTS).map((key) => [key, z.number().optional()])) as {
-    [K in keyof LateralInput]: z.ZodOptional<z.ZodNumber>;
-  },
+const formulaSchema = z.enum(
+  FRICTION_FORMULAS as unknown as [FrictionFormula, ...FrictionFormula[]],
 );
+
+const lateralSchema = z.strictObject({
+  ...(Object.fromEntries(
+    Object.keys(LATERAL_DEFAULTS).map((key) => [key, z.number().optional()]),
+  ) as { [K in keyof LateralInput]: z.ZodOptional<z.ZodNumber> }),
+  // Issue 20: friction formula, emitter law and uniformity inputs, a fixed lateral.
+  formula: formulaSchema.optional(),
+  x: z.number().optional(),
+  cv: z.number().optional(),
+  emittersPerPlant: z.number().optional(),
+  emitters: z.number().optional(),
+  length: z.number().optional(),
+});
 
 const secondarySchema = z.strictObject({
   sections: z.array(
@@ -69,6 +83,8 @@ const secondarySchema = z.strictObject({
       s0: numeric,
       se: numeric,
       hfp: numeric,
+      formula: formulaSchema.optional(),
+      pressure: numeric.optional(),
     }),
   ),
 });
@@ -133,9 +149,28 @@ function runConvert(input: unknown) {
 }
 
 function runLateral(input: unknown) {
-  const parsed = parse(lateralSchema, input);
-  const result = engine(() => designLateral(parsed));
-  return { rows: result.rows, maxEmitters: result.maxEmitters, maxLength: result.maxLength };
+  const { formula, x, cv, emittersPerPlant, emitters, length, ...spec } = parse(
+    lateralSchema,
+    input,
+  );
+  const result = engine(() =>
+    designLateral(spec, { formula, x, cv, emittersPerPlant, emitters, length }),
+  );
+  const { design } = result;
+  const notes = [
+    ...(result.blasiusOutOfRange ? [DESIGN_MESSAGES.es.blasiusRange] : []),
+    ...(design ? [] : [DESIGN_MESSAGES.es.noDesign]),
+  ];
+  return {
+    rows: result.rows,
+    maxEmitters: result.maxEmitters,
+    maxLength: result.maxLength,
+    formula: result.formula,
+    formulaName: FRICTION_FORMULA_LABELS[result.formula].es,
+    m: result.m,
+    design: design && { ...design, message: uniformityStatusText(design) },
+    notes,
+  };
 }
 
 function runSecondary(input: unknown) {
@@ -156,6 +191,11 @@ function runSecondary(input: unknown) {
       outlets: r.outlets,
       hf: r.hf,
       F: r.F,
+      formula: r.formula,
+      formulaName: FRICTION_FORMULA_LABELS[r.formula].es,
+      inletPressure: r.inletPressure,
+      outletPressures: r.outletPressures,
+      notes: r.blasiusOutOfRange ? [DESIGN_MESSAGES.es.blasiusRange] : [],
       stretches: r.stretches.map((s) => ({
         pipeType: s.pipeType,
         nominalDiameter: s.nominalDiameter,
@@ -171,6 +211,7 @@ function runSecondary(input: unknown) {
       totalLength: row.totalLength,
       adjustedLength: row.adjustedLength,
     })),
+    pressures: summarizePressures(results),
   };
 }
 

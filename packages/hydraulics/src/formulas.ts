@@ -3,6 +3,7 @@
  *
  * Units: flow in m3/s, diameter and length in m, head loss in m of water column.
  */
+import type { LocalisedLabel } from './units';
 
 /** Hazen-Williams flow exponent (Williams & Hazen, Hydraulic Tables, 1905/1920). */
 export const HW_FLOW_EXPONENT = 1.852;
@@ -36,12 +37,23 @@ export function hazenWilliamsLoss(
   diameter: number,
   length: number,
 ): number {
-  return (
-    HW_COEFFICIENT *
-    Math.pow(flow / c, HW_FLOW_EXPONENT) *
-    Math.pow(diameter, -HW_DIAMETER_EXPONENT) *
-    length
-  );
+  return hazenWilliamsGradient(flow, c, diameter) * length;
+}
+
+/**
+ * Hazen-Williams hydraulic gradient J = K · (Q / C)^m · D^-e (m per m), SI units. The defaults
+ * are the designers' constants (K 10.648, m 1.852, e 4.871); the textbook SI form has K = 10.67
+ * and e = 4.87.
+ */
+export function hazenWilliamsGradient(
+  flow: number,
+  c: number,
+  diameter: number,
+  coefficient = HW_COEFFICIENT,
+  diameterExponent = HW_DIAMETER_EXPONENT,
+  m = HW_FLOW_EXPONENT,
+): number {
+  return coefficient * Math.pow(flow / c, m) * Math.pow(diameter, -diameterExponent);
 }
 
 /**
@@ -50,11 +62,65 @@ export function hazenWilliamsLoss(
  * with m = 1.852 by default.
  */
 export function lateralUnitLoss(flow: number, c: number, diameter: number, m: number): number {
-  return (
-    LATERAL_HW_COEFFICIENT *
-    Math.pow(flow / c, m) *
-    Math.pow(diameter, -LATERAL_HW_DIAMETER_EXPONENT)
+  return hazenWilliamsGradient(
+    flow,
+    c,
+    diameter,
+    LATERAL_HW_COEFFICIENT,
+    LATERAL_HW_DIAMETER_EXPONENT,
+    m,
   );
+}
+
+/** The friction formulas a lateral or a secondary line may use (issue 20). */
+export const FRICTION_FORMULAS = ['hazen-williams', 'darcy-weisbach-blasius'] as const;
+export type FrictionFormula = (typeof FRICTION_FORMULAS)[number];
+/** Hazen-Williams stays the default: the specification's constants. */
+export const DEFAULT_FRICTION_FORMULA: FrictionFormula = 'hazen-williams';
+
+/** Names of the formulas as printed on the screens and in every export. */
+export const FRICTION_FORMULA_LABELS: { readonly [F in FrictionFormula]: LocalisedLabel } = {
+  'hazen-williams': { es: 'Hazen-Williams', en: 'Hazen-Williams' },
+  'darcy-weisbach-blasius': {
+    es: 'Darcy-Weisbach con factor de fricción de Blasius',
+    en: 'Darcy-Weisbach with the Blasius friction factor',
+  },
+};
+
+export function isFrictionFormula(value: unknown): value is FrictionFormula {
+  return (FRICTION_FORMULAS as readonly unknown[]).includes(value);
+}
+
+/**
+ * Darcy-Weisbach with Blasius' friction factor f = 0.316·Re^-0.25 for smooth plastic pipe, water
+ * at 20 °C, in Keller & Bliesner's form (Sprinkle and Trickle Irrigation, 1990, eq. 8.7):
+ *   J = 7.89·10^7 · Q^1.75 · D^-4.75   (J in m per 100 m, Q in L/s, D in mm).
+ * In SI units (Q in m3/s, D in m, J in m per m) the coefficient is
+ *   7.89e7 · 1000^1.75 · 1000^-4.75 / 100 = 7.89e7 · 1e-9 / 100 = 7.89e-4.
+ */
+export const BLASIUS_COEFFICIENT = 7.89e-4;
+export const BLASIUS_FLOW_EXPONENT = 1.75;
+export const BLASIUS_DIAMETER_EXPONENT = 4.75;
+/** The literature recommends Blasius for smooth plastic pipe under 125 mm (inner diameter, m). */
+export const BLASIUS_MAX_DIAMETER = 0.125;
+
+/** Blasius hydraulic gradient J = 7.89e-4 · Q^1.75 · D^-4.75 (m per m; Q in m3/s, D in m). */
+export function blasiusGradient(flow: number, diameter: number): number {
+  return (
+    BLASIUS_COEFFICIENT *
+    Math.pow(flow, BLASIUS_FLOW_EXPONENT) *
+    Math.pow(diameter, -BLASIUS_DIAMETER_EXPONENT)
+  );
+}
+
+/** Blasius head loss over a length L (m). */
+export function blasiusLoss(flow: number, diameter: number, length: number): number {
+  return blasiusGradient(flow, diameter) * length;
+}
+
+/** The flow exponent m of a formula (the m of Christiansen's factor): 1.852 or 1.75. */
+export function frictionFlowExponent(formula: FrictionFormula): number {
+  return formula === 'darcy-weisbach-blasius' ? BLASIUS_FLOW_EXPONENT : HW_FLOW_EXPONENT;
 }
 
 /**

@@ -4,16 +4,42 @@
  */
 export { HydraulicsInputError, type ValidationResult } from './errors';
 export {
+  blasiusGradient,
+  blasiusLoss,
   christiansenF,
+  frictionFlowExponent,
+  hazenWilliamsGradient,
   hazenWilliamsLoss,
+  isFrictionFormula,
   lateralUnitLoss,
   pipeVelocity,
+  BLASIUS_COEFFICIENT,
+  BLASIUS_DIAMETER_EXPONENT,
+  BLASIUS_FLOW_EXPONENT,
+  BLASIUS_MAX_DIAMETER,
+  DEFAULT_FRICTION_FORMULA,
+  FRICTION_FORMULAS,
+  FRICTION_FORMULA_LABELS,
   HW_COEFFICIENT,
   HW_DIAMETER_EXPONENT,
   HW_FLOW_EXPONENT,
   LATERAL_HW_COEFFICIENT,
   LATERAL_HW_DIAMETER_EXPONENT,
+  type FrictionFormula,
 } from './formulas';
+export {
+  checkEmitterInput,
+  emissionUniformity,
+  emitterCoefficient,
+  emitterFlow,
+  flowVariation,
+  uniformity,
+  EMITTER_DEFAULTS,
+  MAX_FLOW_VARIATION,
+  MIN_EMISSION_UNIFORMITY,
+  type EmitterInput,
+  type UniformityFigures,
+} from './uniformity';
 export {
   formatMessageNumber,
   isBlank,
@@ -23,9 +49,13 @@ export {
   parseThreeDecimals,
 } from './numbers';
 export {
+  uniformityStatusText,
+  DESIGN_MESSAGES,
   MAINLINE_MESSAGES,
   SECONDARY_MESSAGES,
   STATUS_HERE,
+  type FixedNumberFormatter,
+  type MessageLanguage,
   type NumberFormatter,
 } from './messages';
 export {
@@ -50,10 +80,15 @@ export {
 } from './units';
 export {
   designLateral,
+  lateralDesign,
   lateralRow,
   LATERAL_DEFAULTS,
+  LATERAL_MAX_DESIGN_EMITTERS,
   LATERAL_MAX_EMITTERS,
+  type EmitterPoint,
+  type LateralDesign,
   type LateralInput,
+  type LateralOptions,
   type LateralResult,
   type LateralRow,
 } from './lateral';
@@ -72,6 +107,7 @@ export {
   designSecondarySection,
   sectionCountAlert,
   summarizePipes,
+  summarizePressures,
   validateSecondarySection,
   PIPE_ALLOWANCE,
   PIPE_LENGTH,
@@ -81,6 +117,7 @@ export {
   SECONDARY_MAX_SECTIONS,
   type DesignOptions,
   type SecondaryDesign,
+  type SecondaryPressureSummary,
   type SecondarySectionInput,
   type SecondarySectionRaw,
   type SecondarySectionResult,

@@ -67,3 +67,65 @@ export const MAINLINE_MESSAGES = {
   sectionsWithErrors: (count: number) =>
     `There are ${count} sections with errors, check this please.`,
 } as const;
+
+/** Languages of the messages beyond the specification (issue 20). */
+export type MessageLanguage = 'es' | 'en';
+/** Formats a number with a fixed number of decimals (screens pass their locale's). */
+export type FixedNumberFormatter = (value: number, digits: number) => string;
+const fixedDigits: FixedNumberFormatter = (value, digits) => value.toFixed(digits);
+
+/**
+ * Beyond the specification (issue 20): the engineer's checks of a lateral and the friction
+ * formula's range, in Spanish (the product's language) and English. Figures are in %.
+ */
+export const DESIGN_MESSAGES = {
+  es: {
+    flowVariationHigh: (variation: string) =>
+      `La variación de caudal es de ${variation} %, mayor que el 10 % admisible.`,
+    euLow: (eu: string) =>
+      `La uniformidad de emisión (EU) es de ${eu} %, menor que el 90 % recomendado.`,
+    ok: (variation: string, eu: string) =>
+      `La lateral cumple: variación de caudal de ${variation} % (máximo 10 %) y uniformidad de emisión (EU) de ${eu} % (mínimo 90 %).`,
+    blasiusRange:
+      'Blasius se recomienda para tubo de plástico liso de menos de 125 mm; este diseño queda fuera de ese rango: compáralo con Hazen-Williams.',
+    noDesign:
+      'Ningún emisor cabe dentro de la pérdida admisible: fija una longitud o un número de emisores para evaluar una lateral.',
+  },
+  en: {
+    flowVariationHigh: (variation: string) =>
+      `The flow variation is ${variation} %, above the permissible 10 %.`,
+    euLow: (eu: string) => `The emission uniformity (EU) is ${eu} %, below the recommended 90 %.`,
+    ok: (variation: string, eu: string) =>
+      `The lateral complies: flow variation ${variation} % (at most 10 %) and emission uniformity (EU) ${eu} % (at least 90 %).`,
+    blasiusRange:
+      'Blasius is recommended for smooth plastic pipe under 125 mm; this design is outside that range: compare it with Hazen-Williams.',
+    noDesign:
+      'Not one emitter fits within the permissible loss: fix a length or a number of emitters to evaluate a lateral.',
+  },
+} as const;
+
+/**
+ * The status of a lateral's uniformity: one sentence per check that fails (flow variation over
+ * 10 %, EU under 90 %), each with its figure, or the sentence saying both are met.
+ */
+export function uniformityStatusText(
+  figures: {
+    flowVariation: number;
+    eu: number;
+    flowVariationOk: boolean;
+    euOk: boolean;
+  },
+  lang: MessageLanguage = 'es',
+  format: FixedNumberFormatter = fixedDigits,
+): string {
+  const text = DESIGN_MESSAGES[lang];
+  const variation = format(100 * figures.flowVariation, 1);
+  const eu = format(figures.eu, 1);
+  if (figures.flowVariationOk && figures.euOk) return text.ok(variation, eu);
+  return [
+    figures.flowVariationOk ? '' : text.flowVariationHigh(variation),
+    figures.euOk ? '' : text.euLow(eu),
+  ]
+    .filter(Boolean)
+    .join(' ');
+}

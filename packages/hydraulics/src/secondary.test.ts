@@ -381,3 +381,145 @@ describe('catalogues', () => {
     ]);
   });
 });
+
+// Issue 20, the hand-worked section above with HFp 0.76 (both formulas choose RD26 32 mm, inner
+// 38.7 mm) and laterals that need 10 m at their inlet. bc -l, scale 40:
+//   Hazen-Williams: segment losses 0.340669263 (2 m, 3 L/s), 0.321545129 (4 m, 2 L/s),
+//     0.089070601 (4 m, 1 L/s); from the farthest outlet: p3 = 10, p2 = 10 + 0.089070601 =
+//     10.089070601, p1 = p2 + 0.321545129 = 10.410615730, inlet = p1 + 0.340669263 =
+//     10.751284993 (= 10 + hf).
+//   Blasius, J = 7.89e7·Q^1.75·38.7^-4.75 m/100 m (Q in L/s): segment losses 0.310057407,
+//     0.304968823, 0.090679666 → p2 = 10.090679666, p1 = 10.395688489, inlet = 10.705745896;
+//     F = 0.705745896 / (7.89e7·3^1.75·38.7^-4.75·10/100) = 0.455235631.
+describe('issue 20: pressures and the friction formula of a section', () => {
+  const WITH_PRESSURE: SecondarySectionInput = { ...HAND, hfp: 0.76, pressure: 10 };
+
+  it('gives the pressure at every outlet and at the inlet (Hazen-Williams, the default)', () => {
+    const result = designSecondarySection(WITH_PRESSURE, 1);
+    expect(result.formula).toBe('hazen-williams');
+    expect(result.stretches[0]!.nominalDiameter).toBe(32);
+    const [p1, p2, p3] = result.outletPressures!;
+    expectRelative(p1!, 10 + 0.321545129043498 + 0.089070601069649, 1e-12);
+    expectRelative(p2!, 10 + 0.089070601069649, 1e-12);
+    expect(p3).toBe(10);
+    expectRelative(result.inletPressure!, 10.751284993236165383628251236178, 1e-12);
+    expect(result.blasiusOutOfRange).toBe(false);
+    // The specification's results do not move.
+    const { formula, inletPressure, outletPressures, ...spec } = result;
+    const {
+      formula: f0,
+      inletPressure: i0,
+      outletPressures: o0,
+      ...before
+    } = designSecondarySection({ ...HAND, hfp: 0.76 }, 1);
+    expect(spec).toEqual(before);
+    expect([formula, f0, inletPressure, outletPressures, i0, o0]).toEqual([
+      'hazen-williams',
+      'hazen-williams',
+      result.inletPressure,
+      result.outletPressures,
+      null,
+      null,
+    ]);
+  });
+
+  it('uses Darcy-Weisbach with Blasius when chosen (multiple-outlet factor for m = 1.75)', () => {
+    const result = designSecondarySection(
+      { ...WITH_PRESSURE, formula: 'darcy-weisbach-blasius' },
+      1,
+    );
+    expect(result.formula).toBe('darcy-weisbach-blasius');
+    expect(result.stretches[0]!.nominalDiameter).toBe(32);
+    expectRelative(result.hf, 0.7057458963290182369266573083121767505868, 1e-12);
+    expectRelative(result.F!, 0.4552356307446123924646391109137033621944, 1e-12);
+    const [p1, p2, p3] = result.outletPressures!;
+    expectRelative(p1!, 10.3956884892782321204711787508366878072346, 1e-12);
+    expectRelative(p2!, 10.090679665765105003260997863558096598, 1e-12);
+    expect(p3).toBe(10);
+    expectRelative(result.inletPressure!, 10.7057458963290182369266573083121767505868, 1e-12);
+    expect(result.blasiusOutOfRange).toBe(false);
+  });
+
+  it('flags Blasius outside smooth plastic under 125 mm', () => {
+    const big = { ...HAND, qs: 100_000, hfp: 0.5, formula: 'darcy-weisbach-blasius' } as const;
+    expect(designSecondarySection(big, 1).stretches[0]!.innerDiameter).toBeGreaterThan(0.125);
+    expect(designSecondarySection(big, 1).blasiusOutOfRange).toBe(true);
+    const aluminium = { ...HAND, pipeType: 'Aluminum', formula: 'darcy-weisbach-blasius' } as const;
+    expect(designSecondarySection(aluminium, 1).blasiusOutOfRange).toBe(true);
+  });
+
+  it('walks pressures across several stretches', () => {
+    const input: SecondarySectionInput = {
+      pipeType: 'PVC_CED40',
+      nd: 3,
+      length: 150,
+      qs: 2000,
+      s0: 1,
+      se: 1.5,
+      hfp: 3,
+      pressure: 12,
+    };
+    const result = designSecondarySection(input, 1);
+    expect(result.stretches.length).toBeGreaterThan(1);
+    const p = result.outletPressures!;
+    expect(p).toHaveLength(result.outlets);
+    expect(p.at(-1)).toBe(12);
+    for (let i = 1; i < p.length; i++) expect(p[i]!).toBeLessThan(p[i - 1]!);
+    expectRelative(result.inletPressure!, 12 + result.hf, 1e-12);
+  });
+
+  it('sums up the pressure the main line must deliver', () => {
+    const design = designSecondary([
+      WITH_PRESSURE,
+      { ...WITH_PRESSURE, pressure: 12, formula: 'darcy-weisbach-blasius' },
+      { ...HAND, hfp: 0.76 },
+    ]);
+    expect(design.pressures.sections.map((s) => s.section)).toEqual([1, 2]);
+    expectRelative(design.pressures.required!.inletPressure, 12.705745896329018, 1e-12);
+    expect(design.pressures.required!.section).toBe(2);
+    expect(designSecondary([HAND]).pressures).toEqual({ sections: [], required: null });
+    // No design, no pressure.
+    const none = designSecondarySection({ ...WITH_PRESSURE, qs: 1e6, hfp: 0.001 }, 1);
+    expect(none.status).toBe('error');
+    expect([none.inletPressure, none.outletPressures]).toEqual([null, null]);
+  });
+
+  it('validates the two new fields after the specification fields', () => {
+    const raw: SecondarySectionRaw = {
+      pipeType: 'PVC_RD26',
+      nd: '1',
+      length: '10',
+      qs: '3600',
+      s0: '2',
+      se: '4',
+      hfp: '0,76',
+    };
+    expect(validateSecondarySection({ ...raw, formula: '', pressure: ' ' }, 1)).toEqual({
+      ok: true,
+      value: { ...HAND, hfp: 0.76 },
+    });
+    expect(
+      validateSecondarySection({ ...raw, formula: 'darcy-weisbach-blasius', pressure: '10,5' }, 1),
+    ).toEqual({
+      ok: true,
+      value: { ...HAND, hfp: 0.76, formula: 'darcy-weisbach-blasius', pressure: 10.5 },
+    });
+    expect(validateSecondarySection({ ...raw, formula: 'manning' }, 2)).toEqual({
+      ok: false,
+      field: 'formula',
+      message: 'Please select valid value in selector Friction formula of section or form 2',
+    });
+    expect(validateSecondarySection({ ...raw, pressure: '-1' }, 1)).toMatchObject({
+      field: 'pressure',
+      message: 'No negative values!...',
+    });
+    expect(validateSecondarySection({ ...raw, pressure: 'diez' }, 1)).toMatchObject({
+      field: 'pressure',
+      message: 'Float type (Allowed input:more than 0)...',
+    });
+    // A specification field still fails first.
+    expect(validateSecondarySection({ ...raw, qs: '', pressure: '-1' }, 1)).toMatchObject({
+      field: 'qs',
+    });
+  });
+});

@@ -1,5 +1,7 @@
 /**
- * Irrigation secondary-line designer (specification §3, §4, §5, §8, §9; issue 4).
+ * Irrigation secondary-line designer (specification §3, §4, §5, §8, §9; issue 4). Issue 20 adds
+ * the friction formula (Hazen-Williams by default, or Darcy-Weisbach with Blasius' factor) and,
+ * given the pressure the laterals need, the pressure at every outlet and at the section inlet.
  */
 import {
   SECONDARY_CATALOGUES,
@@ -7,7 +9,14 @@ import {
   type SecondaryPipeType,
 } from './data/secondary-catalogues';
 import { HydraulicsInputError, type ValidationResult } from './errors';
-import { hazenWilliamsLoss } from './formulas';
+import {
+  blasiusLoss,
+  hazenWilliamsLoss,
+  isFrictionFormula,
+  BLASIUS_MAX_DIAMETER,
+  DEFAULT_FRICTION_FORMULA,
+  type FrictionFormula,
+} from './formulas';
 import { SECONDARY_MESSAGES, type NumberFormatter } from './messages';
 import {
   formatMessageNumber,
@@ -47,9 +56,16 @@ export interface SecondarySectionInput {
   se: number;
   /** Permissible head loss HFp, m. */
   hfp: number;
+  /** Beyond the specification (issue 20): friction formula, Hazen-Williams by default. */
+  formula?: FrictionFormula;
+  /**
+   * Beyond the specification (issue 20): pressure the farthest lateral needs at its inlet, m.
+   * Given, the result has the pressure at every outlet and the section's inlet pressure.
+   */
+  pressure?: number;
 }
 
-/** The section form's raw strings, as typed. */
+/** The section form's raw strings, as typed (formula and pressure may be left out or blank). */
 export type SecondarySectionRaw = { [K in keyof SecondarySectionInput]: string };
 
 export interface SecondaryStretch {
@@ -97,6 +113,24 @@ export interface SecondarySectionResult {
   stretches: SecondaryStretch[];
   /** Pipe cost proxy Σ stretch length × inner diameter², m³ (0 without a design). */
   cost: number;
+  /** The friction formula used. */
+  formula: FrictionFormula;
+  /**
+   * Pressure needed at the section inlet so that the farthest outlet gets `pressure`: that plus
+   * hf, m. Null without a design or without the input pressure.
+   */
+  inletPressure: number | null;
+  /** Pressure at every outlet from the inlet (the last one is `pressure`), m; or null. */
+  outletPressures: number[] | null;
+  /** Blasius chosen with aluminium pipe or a pipe of 125 mm or more (outside its recommended range). */
+  blasiusOutOfRange: boolean;
+}
+
+/** The pressure the main line must deliver at the inlet of each designed section (issue 20). */
+export interface SecondaryPressureSummary {
+  sections: { section: number; inletPressure: number }[];
+  /** The largest of them (the main line must deliver at least this), or null when none. */
+  required: { section: number; inletPressure: number } | null;
 }
 
 export interface SecondarySummaryRow {
@@ -111,6 +145,7 @@ export interface SecondarySummaryRow {
 export interface SecondaryDesign {
   sections: SecondarySectionResult[];
   summary: SecondarySummaryRow[];
+  pressures: SecondaryPressureSummary;
 }
 
 export interface DesignOptions {
@@ -127,6 +162,8 @@ export const SECONDARY_FIELD_LABELS: { readonly [K in keyof SecondarySectionInpu
   s0: 'S0',
   se: 'Se',
   hfp: 'HFp',
+  formula: 'Friction formula',
+  pressure: 'Lateral pressure',
 };
 
 const POSITIVE_FIELDS = ['length', 'qs', 's0', 'se', 'hfp'] as const;
@@ -159,6 +196,12 @@ function checkNumbers(values: SecondarySectionInput, section: number): Failure |
     if (value < 0) return { field, message: SECONDARY_MESSAGES.noNegative };
     if (!(value > 0) || !Number.isFinite(value)) {
       return { field, message: SECONDARY_MESSAGES.floatPositive };
+    }
+  }
+  if (values.pressure !== undefined) {
+    if (values.pressure < 0) return { field: 'pressure', message: SECONDARY_MESSAGES.noNegative };
+    if (!(values.pressure > 0) || !Number.isFinite(values.pressure)) {
+      return { field: 'pressure', message: SECONDARY_MESSAGES.floatPositive };
     }
   }
   if (values.s0 > values.length) {
@@ -205,6 +248,19 @@ export function validateSecondarySection(
   for (const field of POSITIVE_FIELDS) {
     values[field] = parseDecimal(raw[field]) ?? Number.NaN;
   }
+  // Issue 20, after the specification's fields: blank means the default formula, no pressure.
+  const formula = (raw.formula ?? '').trim();
+  if (formula !== '') {
+    if (!isFrictionFormula(formula)) {
+      return {
+        ok: false,
+        field: 'formula',
+        message: SECONDARY_MESSAGES.selectValue(SECONDARY_FIELD_LABELS.formula!, section),
+      };
+    }
+    values.formula = formula;
+  }
+  if (!isBlank(raw.pressure)) values.pressure = parseDecimal(raw.pressure!) ?? Number.NaN;
   const failure = checkNumbers(values, section);
   return failure ? { ok: false, ...failure } : { ok: true, value: values };
 }
@@ -247,6 +303,13 @@ export function designSecondarySection(
   }
   const failure = checkNumbers(input, section);
   if (failure) throw new HydraulicsInputError(failure.field, failure.message);
+  const formula = input.formula ?? DEFAULT_FRICTION_FORMULA;
+  if (!isFrictionFormula(formula)) {
+    throw new HydraulicsInputError(
+      'formula',
+      SECONDARY_MESSAGES.selectValue(SECONDARY_FIELD_LABELS.formula!, section),
+    );
+  }
 
   const { pipeType, nd, length, qs, s0, se, hfp } = input;
   const catalogue = SECONDARY_CATALOGUES[pipeType];
@@ -257,6 +320,10 @@ export function designSecondarySection(
 
   const segmentLength = (i: number) => (i === 0 ? s0 : se);
   const segmentFlow = (i: number) => (n - i) * qs * LPH_TO_M3S;
+  const loss = (flow: number, d: number, l: number) =>
+    formula === 'hazen-williams'
+      ? hazenWilliamsLoss(flow, catalogue.c, innerM[d]!, l)
+      : blasiusLoss(flow, innerM[d]!, l);
   const segmentLoss = new Float64Array(k * n);
   const segmentCost = new Float64Array(k * n);
   const tailCost = new Float64Array(k);
@@ -264,12 +331,7 @@ export function designSecondarySection(
   for (let d = 0; d < k; d++) {
     const area = innerM[d]! * innerM[d]!;
     for (let i = 0; i < n; i++) {
-      segmentLoss[i * k + d] = hazenWilliamsLoss(
-        segmentFlow(i),
-        catalogue.c,
-        innerM[d]!,
-        segmentLength(i),
-      );
+      segmentLoss[i * k + d] = loss(segmentFlow(i), d, segmentLength(i));
       segmentCost[i * k + d] = segmentLength(i) * area;
     }
     tailCost[d] = tail * area;
@@ -293,8 +355,10 @@ export function designSecondarySection(
     };
   };
   // F = hf / (loss of the full inlet flow Q_1 over s0 + (N − 1)·se) for one diameter (issue 4).
-  const factorF = (d: number, hf: number) =>
-    hf / hazenWilliamsLoss(segmentFlow(0), catalogue.c, innerM[d]!, s0 + (n - 1) * se);
+  const factorF = (d: number, hf: number) => hf / loss(segmentFlow(0), d, s0 + (n - 1) * se);
+  const outOfRange = (diameterIndices: number[]) =>
+    formula === 'darcy-weisbach-blasius' &&
+    (pipeType === 'Aluminum' || diameterIndices.some((d) => innerM[d]! >= BLASIUS_MAX_DIAMETER));
 
   const optimum = optimiseStretches({
     diameters: k,
@@ -322,6 +386,10 @@ export function designSecondarySection(
       F: factorF(k - 1, hf),
       stretches: [],
       cost: 0,
+      formula,
+      inletPressure: null,
+      outletPressures: null,
+      blasiusOutOfRange: outOfRange([k - 1]),
     };
   }
 
@@ -331,6 +399,20 @@ export function designSecondarySection(
   const single = optimum.stretches.length === 1 ? optimum.stretches[0]!.diameterIndex : null;
   const statusText = SECONDARY_MESSAGES.ok(optimum.hf, hfp, format);
   const alert = nd > 1 && single === 0 ? SECONDARY_MESSAGES.oneDiameter(section) : null;
+  // Pressures, walking upstream from the farthest outlet, which gets exactly the input pressure:
+  // head[0] is the section inlet, head[i] outlet i.
+  let head: Float64Array | null = null;
+  if (input.pressure !== undefined) {
+    const segmentDiameter = new Int32Array(n);
+    for (const plan of optimum.stretches) {
+      segmentDiameter.fill(plan.diameterIndex, plan.firstSegment, plan.lastSegment + 1);
+    }
+    head = new Float64Array(n + 1);
+    head[n] = input.pressure;
+    for (let i = n - 1; i >= 0; i--) {
+      head[i] = head[i + 1]! + segmentLoss[i * k + segmentDiameter[i]!]!;
+    }
+  }
   return {
     section,
     status: 'ok',
@@ -343,7 +425,28 @@ export function designSecondarySection(
     F: single === null ? null : factorF(single, optimum.hf),
     stretches,
     cost: stretches.reduce((sum, s) => sum + s.length * s.innerDiameter * s.innerDiameter, 0),
+    formula,
+    inletPressure: head ? head[0]! : null,
+    outletPressures: head ? Array.from(head.subarray(1)) : null,
+    blasiusOutOfRange: outOfRange(optimum.stretches.map((plan) => plan.diameterIndex)),
   };
+}
+
+/**
+ * The pressure the main line must deliver at the inlet of each designed section with a pressure
+ * (issue 20), and the largest of them.
+ */
+export function summarizePressures(
+  results: readonly SecondarySectionResult[],
+): SecondaryPressureSummary {
+  const sections = results.flatMap((r) =>
+    r.inletPressure === null ? [] : [{ section: r.section, inletPressure: r.inletPressure }],
+  );
+  const required = sections.reduce<SecondaryPressureSummary['required']>(
+    (max, s) => (max === null || s.inletPressure > max.inletPressure ? s : max),
+    null,
+  );
+  return { sections, required };
 }
 
 /**
@@ -391,5 +494,9 @@ export function designSecondary(
   const countAlert = sectionCountAlert(sections.length);
   if (countAlert) throw new HydraulicsInputError('sections', countAlert);
   const results = sections.map((input, index) => designSecondarySection(input, index + 1, options));
-  return { sections: results, summary: summarizePipes(results) };
+  return {
+    sections: results,
+    summary: summarizePipes(results),
+    pressures: summarizePressures(results),
+  };
 }
