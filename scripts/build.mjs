@@ -51,7 +51,11 @@ export async function build({ force: forced = false } = {}) {
     // npm packages stay external (native addons, data files); our workspaces are bundled.
     const external = Object.keys(pkg.dependencies).filter((d) => !d.startsWith('@diagrodl/'));
     await esbuild.build({
-      entryPoints: { main: path.join(root, 'apps/server/src/main.ts') },
+      entryPoints: {
+        main: path.join(root, 'apps/server/src/main.ts'),
+        // the inference worker thread (apps/server/src/inference/model-worker.ts)
+        'model-worker': path.join(root, 'apps/server/src/inference/model-worker.thread.ts'),
+      },
       outdir: path.resolve(root, serverDist),
       bundle: true,
       platform: 'node',

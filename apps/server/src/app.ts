@@ -22,7 +22,7 @@ import { ContactRepository } from './modules/contact/contact.repository.ts';
 import { contactRoutes } from './modules/contact/contact.routes.ts';
 import { ContactService } from './modules/contact/contact.service.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
-import { ModelRegistry } from './inference/models.ts';
+import { ModelWorker } from './inference/model-worker.ts';
 import { DiagnosisRepository } from './modules/diagnosis/diagnosis.repository.ts';
 import { diagnosisRoutes } from './modules/diagnosis/diagnosis.routes.ts';
 import { DeviceDiagnosisRepository } from './modules/diagnosis/device.repository.ts';
@@ -126,7 +126,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerCsrf(server, secret);
 
   // Diagnosis (issue 9): models loaded once; a model whose card does not match is refused.
-  const models = await ModelRegistry.load(config.modelsDir, {
+  // Inference runs in a worker thread, off the event loop (issue 17).
+  const models = await ModelWorker.start(config.modelsDir, {
     info: (m) => server.log.info(m),
     warn: (m) => server.log.warn(m),
   });
@@ -136,7 +137,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     media,
     models,
     server.log,
-    { ...options.diagnosis, productName: 'DiAgroDL' },
+    {
+      // the embedded SQLite file is this process's alone: interrupted runs resume at start-up
+      exclusive: config.database.kind === 'sqlite',
+      ...options.diagnosis,
+      productName: 'DiAgroDL',
+    },
   );
   server.addHook('preClose', async () => diagnosis.close());
   server.addHook('onClose', async () => models.close());
@@ -211,6 +217,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   server.addHook('onClose', async () => clearInterval(sweep));
 
   await server.ready();
+  // Identification runs interrupted by a stop or a crash go on by themselves (issue 17).
+  diagnosis.start();
   return {
     server,
     db,

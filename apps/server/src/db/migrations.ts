@@ -259,8 +259,14 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .on('diagnosis_runs')
           .columns(['state', 'updated_at'])
           .execute();
+        await db.schema
+          .createIndex('diagnosis_images_run_idx')
+          .on('diagnosis_images')
+          .column('run_id')
+          .execute();
       },
       async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex('diagnosis_images_run_idx').execute();
         await db.schema.dropIndex('diagnosis_runs_state_idx').execute();
         await db.schema.alterTable('diagnosis_runs').dropColumn('takeovers').execute();
         await db.schema.alterTable('diagnosis_runs').dropColumn('owner').execute();

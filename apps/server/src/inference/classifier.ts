@@ -1,10 +1,11 @@
 /**
  * The one small interface behind which inference lives: JPEG/PNG/WebP bytes in, calibrated
- * probabilities, the decision and the predicted class's activation map out. Today it runs
- * in-process (onnxruntime-node); it could move to a worker or another process unchanged.
+ * probabilities, the decision and the predicted class's activation map out. The server and the
+ * CLI run it in a worker thread (model-worker.ts); tests and benches may run it in-process.
  */
 import type { ClassId } from '@diagrodl/contracts/classes';
-import type { DiagnosisReason } from '@diagrodl/contracts';
+import type { DiagnosisReason, LoadedModelDetails } from '@diagrodl/contracts';
+import type { ModelCard } from '@diagrodl/contracts/model-card';
 import type { CamMap } from '@diagrodl/contracts/inference/cam';
 import type { ClassProbability } from '@diagrodl/contracts/inference/decision';
 
@@ -50,4 +51,34 @@ export interface Classifier {
   readonly leafThreshold: number | undefined;
   /** One result per image, in order. Throws if an image cannot be decoded. */
   classify(images: readonly Buffer[]): Promise<Classification[]>;
+}
+
+/** A model as /api/health describes it. */
+export interface ModelHealth {
+  id: string;
+  accuracy: number | null;
+  status: 'loaded' | 'refused';
+  reason?: string;
+}
+
+/**
+ * Everything the server and the CLI need from inference: the loaded models and the image work
+ * around them. ModelRegistry does it in the calling thread; ModelWorker (model-worker.ts) does
+ * the same in a worker thread, off the server's event loop.
+ */
+export interface Inference {
+  get(id: string): Classifier | undefined;
+  has(id: string): boolean;
+  /** GET /diagrodl/models/ */
+  list(): LoadedModelDetails[];
+  health(): ModelHealth[];
+  /** Test accuracy of a model from its card (null for the ensemble: not measured). */
+  accuracy(id: string): number | null;
+  /** The card of a loaded model file (undefined for the ensemble and models not loaded). */
+  card(id: string): ModelCard | undefined;
+  /** The CAM blended over the photo, as a JPEG (heatmap.ts renderHeatmap). */
+  heatmap(photo: Buffer, cam: CamMap): Promise<Buffer>;
+  /** A small JPEG of the photo (heatmap.ts thumbnailJpeg). */
+  thumbnail(photo: Buffer, side?: number, quality?: number): Promise<Buffer>;
+  close(): Promise<void>;
 }

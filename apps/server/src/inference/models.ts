@@ -17,10 +17,13 @@ import {
   type CamMap,
   type Classification,
   type Classifier,
+  type Inference,
+  type ModelHealth,
   decide,
   decideOne,
   resizeMap,
 } from './classifier.ts';
+import { renderHeatmap, thumbnailJpeg } from './heatmap.ts';
 import { type PreprocessedImage, batchTensors, preprocessImage } from './preprocess.ts';
 
 /** Model ids a file may have (models/<id>.onnx); the ensemble is built, never loaded. */
@@ -278,7 +281,7 @@ function cardProblem(id: string, card: ModelCard, file: string): string | null {
   return inputProblem(card.input);
 }
 
-export class ModelRegistry {
+export class ModelRegistry implements Inference {
   private constructor(
     readonly models: ReadonlyMap<FileModelId, OnnxModel>,
     readonly refused: readonly RefusedModel[],
@@ -405,13 +408,20 @@ export class ModelRegistry {
     return out;
   }
 
+  card(id: string): ModelCard | undefined {
+    return this.models.get(id as FileModelId)?.card;
+  }
+
+  heatmap(photo: Buffer, cam: CamMap): Promise<Buffer> {
+    return renderHeatmap(photo, cam);
+  }
+
+  thumbnail(photo: Buffer, side?: number, quality?: number): Promise<Buffer> {
+    return thumbnailJpeg(photo, side, quality);
+  }
+
   /** /api/health: loaded models with their card test accuracy, then the refused ones. */
-  health(): {
-    id: string;
-    accuracy: number | null;
-    status: 'loaded' | 'refused';
-    reason?: string;
-  }[] {
+  health(): ModelHealth[] {
     return [
       ...this.list().map((m) => ({
         id: m.id,

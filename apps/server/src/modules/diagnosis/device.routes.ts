@@ -14,7 +14,7 @@ import {
   DIAGNOSIS_MESSAGES as M,
   UPLOAD_LIMITS,
 } from '@diagrodl/contracts';
-import { OnnxModel, type ModelRegistry } from '../../inference/models.ts';
+import type { Inference } from '../../inference/classifier.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { requireUser, userIdOf } from '../../plugins/auth-guard.ts';
 import type { DeviceDiagnosisService } from './device.service.ts';
@@ -49,7 +49,7 @@ async function readParts(request: FastifyRequest): Promise<Parts> {
 
 export async function deviceRoutes(
   app: FastifyInstance,
-  deps: { service: DeviceDiagnosisService; models: ModelRegistry; modelsDir: string },
+  deps: { service: DeviceDiagnosisService; models: Inference; modelsDir: string },
 ): Promise<void> {
   await app.register(async (scope) => {
     await scope.register(multipart, {
@@ -63,10 +63,10 @@ export async function deviceRoutes(
       },
     });
 
-    const loaded = (id: string): OnnxModel => {
-      const m = deps.models.get(id);
-      if (!(m instanceof OnnxModel)) throw new HttpError(404, D.modelNotFound);
-      return m;
+    const loaded = (id: string) => {
+      const card = deps.models.card(id);
+      if (!card) throw new HttpError(404, D.modelNotFound);
+      return { id, card };
     };
     const send = async (
       request: FastifyRequest,

@@ -272,19 +272,47 @@ export class DiagnosisRepository {
     return Number(r.id);
   }
 
+  /** Changes a run only while `token` holds it (a run taken over is not written by its old holder). */
   async updateRun(
     runId: number,
+    token: string,
     set: Partial<Pick<RunRow, 'state' | 'total' | 'done' | 'detail' | 'updated_at'>>,
-  ): Promise<void> {
-    await this.db.updateTable('diagnosis_runs').set(set).where('id', '=', runId).execute();
+  ): Promise<boolean> {
+    const r = await this.db
+      .updateTable('diagnosis_runs')
+      .set(set)
+      .where('id', '=', runId)
+      .where('owner', '=', token)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
   }
 
-  async addRunDone(runId: number, n: number, now: string): Promise<void> {
-    await this.db
+  /** The lease's heartbeat; false when the run is no longer this holder's. */
+  heartbeatRun(runId: number, token: string, now: string): Promise<boolean> {
+    return this.updateRun(runId, token, { updated_at: now });
+  }
+
+  /** A clean stop mid-run: the lease ends now, so the next holder need not wait for it. */
+  async handOver(runId: number, token: string): Promise<void> {
+    await this.updateRun(runId, token, { updated_at: new Date(0).toISOString() });
+  }
+
+  finishRun(
+    runId: number,
+    token: string,
+    set: { detail: string | null; updated_at: string },
+  ): Promise<boolean> {
+    return this.updateRun(runId, token, { ...set, state: 'done' });
+  }
+
+  async addRunDone(runId: number, token: string, n: number, now: string): Promise<boolean> {
+    const r = await this.db
       .updateTable('diagnosis_runs')
       .set({ done: sql<number>`done + ${n}`, updated_at: now })
       .where('id', '=', runId)
-      .execute();
+      .where('owner', '=', token)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
   }
 
   async deleteRun(userId: number, runId: number): Promise<void> {
@@ -305,16 +333,61 @@ export class DiagnosisRepository {
       .executeTakeFirst();
   }
 
-  /** A run of this user still alive (heartbeat newer than `aliveAfter`), if any. */
-  activeRun(userId: number, aliveAfter: string, exceptId?: number): Promise<RunRow | undefined> {
-    let q = this.db
+  /** This user's run still marked running (alive, or waiting to be taken over), if any. */
+  runningRun(userId: number): Promise<RunRow | undefined> {
+    return this.db
       .selectFrom('diagnosis_runs')
       .selectAll()
       .where('user_id', '=', userId)
       .where('state', '=', 'running')
-      .where('updated_at', '>=', aliveAfter);
-    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-    return q.orderBy('id', 'desc').limit(1).executeTakeFirst();
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Runs marked running whose lease heartbeat is older than `staleBefore` (their holder died). */
+  staleRuns(staleBefore: string): Promise<RunRow[]> {
+    return this.db
+      .selectFrom('diagnosis_runs')
+      .selectAll()
+      .where('state', '=', 'running')
+      .where('updated_at', '<', staleBefore)
+      .orderBy('id')
+      .limit(100)
+      .execute();
+  }
+
+  /**
+   * Takes a run over from its dead holder, atomically: only if it is still exactly as read
+   * (same owner, same heartbeat), so of several processes sweeping at once one wins. The run's
+   * claimed images get the new token, which fences off the old holder's late writes. Returns
+   * them (null when another process was quicker).
+   */
+  takeOver(run: RunRow, token: string, now: string): Promise<ImageRow[] | null> {
+    return this.db.transaction().execute(async (trx) => {
+      let q = trx
+        .updateTable('diagnosis_runs')
+        .set({ owner: token, updated_at: now, takeovers: sql<number>`takeovers + 1` })
+        .where('id', '=', run.id)
+        .where('state', '=', 'running')
+        .where('updated_at', '=', run.updated_at);
+      q = run.owner === null ? q.where('owner', 'is', null) : q.where('owner', '=', run.owner);
+      const r = await q.executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return null;
+      await trx
+        .updateTable('diagnosis_images')
+        .set({ claim_token: token, claimed_at: now })
+        .where('run_id', '=', run.id)
+        .where('status', '=', 'claimed')
+        .execute();
+      return trx
+        .selectFrom('diagnosis_images')
+        .selectAll()
+        .where('claim_token', '=', token)
+        .where('status', '=', 'claimed')
+        .orderBy('id')
+        .execute();
+    });
   }
 
   async deleteRuns(userId: number): Promise<void> {

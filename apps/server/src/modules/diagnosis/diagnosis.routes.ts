@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DIAGNOSIS_MESSAGES as M, DIAGNOSIS_PATHS as P, UPLOAD_LIMITS } from '@diagrodl/contracts';
-import type { ModelRegistry } from '../../inference/models.ts';
+import type { Inference } from '../../inference/classifier.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { requireUser, userIdOf } from '../../plugins/auth-guard.ts';
 import type { DiagnosisService } from './diagnosis.service.ts';
@@ -71,7 +71,7 @@ export function diagnosisRoutes(
   app: FastifyInstance,
   deps: {
     service: DiagnosisService;
-    models: ModelRegistry;
+    models: Inference;
     media: MediaStore;
     publicUrl: string | undefined;
   },

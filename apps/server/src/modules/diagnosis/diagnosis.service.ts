@@ -3,6 +3,13 @@
  * atomically, run in the background, progress in the database), result rows, the PDF
  * report, 'start anew' and the history. Only the repository speaks SQL; only MediaStore
  * touches files.
+ *
+ * Identification is a small job queue in the database (issue 17): a run is held by one process
+ * under a short lease (its `owner` token, heartbeat `updated_at` every leaseMs / 5). Every
+ * process sweeps for runs whose lease has run out and takes them over: the run gets a new owner
+ * and its claimed images the new token, so late writes of the dead holder are fenced off (every
+ * write checks the token) and each photo is identified exactly once. In the embedded mode the
+ * SQLite file is this process's alone, so at start-up every running run is taken over at once.
  */
 import {
   CROPS,
@@ -31,19 +38,29 @@ import {
   isDiagnosisReason,
 } from '@diagrodl/contracts';
 import { type ClassId, classInfo, className, isClassId } from '@diagrodl/contracts/classes';
-import type { Classification, Classifier } from '../../inference/classifier.ts';
-import { renderHeatmap, thumbnailJpeg } from '../../inference/heatmap.ts';
+import type { Classification, Classifier, Inference } from '../../inference/classifier.ts';
 import { ModelRegistry } from '../../inference/models.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { nowIso, randomToken } from '../../lib/tokens.ts';
 import { type ReportImage, renderDiagnosisReport } from '../../reports/report.ts';
-import type { DiagnosisRepository, ImageRow } from './diagnosis.repository.ts';
+import type { DiagnosisRepository, ImageRow, RunRow } from './diagnosis.repository.ts';
 import type { MediaStore } from './media.ts';
 import { inspectImage, safeImageName } from './uploads.ts';
 
+/** A run taken over this many times (each time its holder died) is given up, not retried. */
+export const MAX_TAKEOVERS = 3;
+
 export interface DiagnosisOptions {
-  /** A claim (or a run) whose heartbeat is older than this belongs to a dead process. */
-  claimTtlMs?: number;
+  /**
+   * A run (and its claims) whose heartbeat is older than this belongs to a dead process and is
+   * taken over by a live one. Heartbeats and sweeps happen every leaseMs / 5.
+   */
+  leaseMs?: number;
+  /**
+   * The database is this process's alone (the embedded SQLite mode): at start-up every run still
+   * marked running was interrupted, and is taken over without waiting for its lease to end.
+   */
+  exclusive?: boolean;
   /** Images per inference call inside a run (progress advances by this step). */
   chunkSize?: number;
   /** How long closing the server waits for running identifications to stop cleanly. */
@@ -84,20 +101,25 @@ function outcomeOf(r: {
 
 export class DiagnosisService {
   private readonly ttlMs: number;
+  private readonly beatMs: number;
   private readonly chunkSize: number;
   private readonly drainMs: number;
   private stopping = false;
+  private sweeping: Promise<void> | null = null;
   private readonly jobs = new Set<Promise<void>>();
+  /** Owner tokens of the runs this process is working on (never swept by itself). */
+  private readonly owned = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly repo: DiagnosisRepository,
     private readonly media: MediaStore,
-    private readonly models: ModelRegistry,
+    private readonly models: Inference,
     private readonly log: Logger,
     private readonly opts: DiagnosisOptions & { productName?: string } = {},
   ) {
-    this.ttlMs = opts.claimTtlMs ?? 120_000;
+    this.ttlMs = opts.leaseMs ?? 5_000;
+    this.beatMs = Math.max(20, Math.floor(this.ttlMs / 5));
     this.chunkSize = Math.max(1, opts.chunkSize ?? 4);
     this.drainMs = opts.drainTimeoutMs ?? 15_000;
   }
@@ -222,10 +244,11 @@ export class DiagnosisService {
     const classifier = this.models.get(settings.model_id);
     if (!classifier) throw new HttpError(503, M.modelUnavailable);
 
-    const running = await this.repo.activeRun(userId, this.staleBefore());
+    const running = await this.runningRun(userId);
     if (running) return { status: 'OK', detail: M.predictRunning, total: running.total };
 
     const now = nowIso();
+    const token = randomToken(16);
     const runId = await this.repo.insertRun({
       user_id: userId,
       model_id: settings.model_id,
@@ -235,22 +258,93 @@ export class DiagnosisService {
       detail: null,
       created_at: now,
       updated_at: now,
+      owner: token,
     });
-    const token = `${runId}.${randomToken(12)}`;
     const claimed = await this.repo.claim(userId, runId, token, now, this.staleBefore());
     if (!claimed.length) {
       await this.repo.deleteRun(userId, runId);
-      const other = await this.repo.activeRun(userId, this.staleBefore());
+      const other = await this.runningRun(userId);
       if (other) return { status: 'OK', detail: M.predictRunning, total: other.total };
       throw new HttpError(400, M.nothingPending);
     }
-    await this.repo.updateRun(runId, { total: claimed.length, updated_at: nowIso() });
-    const job = this.runJob(userId, runId, token, claimed, classifier, settings.model_id)
-      .catch((err) => this.log.error({ err }, 'identification run failed'))
-      .finally(() => this.jobs.delete(job));
-    this.jobs.add(job);
+    await this.repo.updateRun(runId, token, { total: claimed.length, updated_at: nowIso() });
+    const job = this.launch(userId, runId, token, claimed, classifier, settings.model_id);
     if (opts.wait) await job;
     return { status: 'OK', detail: M.predictStarted, total: claimed.length };
+  }
+
+  /** This user's run still in progress, if any; one whose holder died is taken over now. */
+  private async runningRun(userId: number): Promise<RunRow | undefined> {
+    const run = await this.repo.runningRun(userId);
+    if (run && run.updated_at < this.staleBefore()) await this.sweep();
+    return run;
+  }
+
+  private launch(
+    userId: number,
+    runId: number,
+    token: string,
+    images: ImageRow[],
+    classifier: Classifier,
+    modelId: string,
+  ): Promise<void> {
+    this.owned.add(token);
+    const job = this.runJob(userId, runId, token, images, classifier, modelId)
+      .catch((err) => this.log.error({ err }, 'identification run failed'))
+      .finally(() => {
+        this.jobs.delete(job);
+        this.owned.delete(token);
+      });
+    this.jobs.add(job);
+    return job;
+  }
+
+  /**
+   * Takes over runs whose holder stopped sending heartbeats (all runs left running, with
+   * `all`: the embedded mode at start-up). A run the product can no longer finish (its model is
+   * not loaded here, or it was taken over MAX_TAKEOVERS times) ends with the 'interrupted'
+   * message and its images go back to pending.
+   */
+  private sweep(all = false): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    this.sweeping ??= this.sweepOnce(all).finally(() => {
+      this.sweeping = null;
+    });
+    return this.sweeping;
+  }
+
+  private async sweepOnce(all: boolean): Promise<void> {
+    try {
+      const before = all ? nowIso(new Date(Date.now() + 86_400_000)) : this.staleBefore();
+      for (const run of await this.repo.staleRuns(before)) {
+        if (this.stopping) return;
+        if (run.owner !== null && this.owned.has(run.owner)) continue;
+        const token = randomToken(16);
+        const images = await this.repo.takeOver(run, token, nowIso());
+        if (!images) continue; // another process was quicker
+        const classifier = this.models.get(run.model_id);
+        if (!classifier || run.takeovers + 1 > MAX_TAKEOVERS) {
+          this.log.warn(
+            { runId: run.id, takeovers: run.takeovers + 1, model: run.model_id },
+            'identification run given up',
+          );
+          await this.repo.release(token);
+          await this.repo.updateRun(run.id, token, {
+            state: 'error',
+            detail: M.interrupted,
+            updated_at: nowIso(),
+          });
+          continue;
+        }
+        this.log.warn(
+          { runId: run.id, images: images.length },
+          'identification run taken over from a stopped process',
+        );
+        void this.launch(run.user_id, run.id, token, images, classifier, run.model_id);
+      }
+    } catch (err) {
+      this.log.warn({ err }, 'taking over interrupted identification runs failed');
+    }
   }
 
   private async runJob(
@@ -261,49 +355,46 @@ export class DiagnosisService {
     classifier: Classifier,
     modelId: string,
   ): Promise<void> {
-    const beat = setInterval(
-      () => {
-        const now = nowIso();
-        void Promise.all([
-          this.repo.heartbeat(token, now),
-          this.repo.updateRun(runId, { updated_at: now }),
-        ]).catch(() => undefined);
-      },
-      Math.max(50, Math.floor(this.ttlMs / 4)),
-    );
+    let lost = false;
+    const beat = setInterval(() => {
+      const now = nowIso();
+      void Promise.all([
+        this.repo.heartbeatRun(runId, token, now),
+        this.repo.heartbeat(token, now),
+      ]).then(
+        ([held]) => {
+          if (!held) lost = true; // taken over after a stall: stop, the new holder goes on
+        },
+        () => undefined,
+      );
+    }, this.beatMs);
     beat.unref();
     this.timers.add(beat);
     let failed = 0;
     let done = 0;
     try {
       for (let start = 0; start < images.length; start += this.chunkSize) {
-        if (this.stopping) break;
+        if (this.stopping || lost) break;
         await this.opts.beforeChunk?.({ userId, runId, done });
-        if (this.stopping) break;
+        if (this.stopping || lost) break;
         const chunk = images.slice(start, start + this.chunkSize);
         failed += await this.identifyChunk(userId, token, chunk, classifier, modelId);
         done += chunk.length;
-        await this.repo.addRunDone(runId, chunk.length, nowIso());
+        if (!(await this.repo.addRunDone(runId, token, chunk.length, nowIso()))) lost = true;
       }
-      if (this.stopping && done < images.length) {
-        await this.repo.release(token);
-        await this.repo.updateRun(runId, {
-          state: 'error',
-          detail: M.interrupted,
-          updated_at: nowIso(),
-        });
+      if (lost) return;
+      if (done < images.length) {
+        // stopping: the lease ends now, so the next holder does not wait for it
+        await this.repo.handOver(runId, token);
       } else {
-        await this.repo.updateRun(runId, {
-          state: 'done',
-          detail: failed ? M.failedImages(failed) : null,
-          updated_at: nowIso(),
-        });
+        const detail = failed ? M.failedImages(failed) : null;
+        await this.repo.finishRun(runId, token, { detail, updated_at: nowIso() });
       }
     } catch (err) {
       this.log.error({ err }, 'identification run stopped by an error');
       await this.repo.release(token).catch(() => undefined);
       await this.repo
-        .updateRun(runId, { state: 'error', detail: M.interrupted, updated_at: nowIso() })
+        .updateRun(runId, token, { state: 'error', detail: M.interrupted, updated_at: nowIso() })
         .catch(() => undefined);
     } finally {
       clearInterval(beat);
@@ -356,8 +447,13 @@ export class DiagnosisService {
       }
       const heatmapFile = `h${row.id}.jpg`;
       const thumbFile = `t${row.id}.jpg`;
-      await this.media.write('heatmaps', userId, heatmapFile, await renderHeatmap(bytes, r.cam));
-      await this.media.write('thumbs', userId, thumbFile, await thumbnailJpeg(bytes));
+      await this.media.write(
+        'heatmaps',
+        userId,
+        heatmapFile,
+        await this.models.heatmap(bytes, r.cam),
+      );
+      await this.media.write('thumbs', userId, thumbFile, await this.models.thumbnail(bytes));
       const now = nowIso();
       const top3 = JSON.stringify(r.top3);
       const stored = await this.repo.finish(
@@ -400,12 +496,15 @@ export class DiagnosisService {
     return failed;
   }
 
+  /**
+   * How far this user's latest run got. A run whose holder stopped is still 'running': a live
+   * process takes it over within about a lease (the page keeps polling; no error for work the
+   * product can still do).
+   */
   async progress(userId: number): Promise<ProgressReply> {
     const run = await this.repo.latestRun(userId);
     if (!run) return { state: 'idle', done: 0, total: 0 };
-    if (run.state === 'running' && run.updated_at < this.staleBefore()) {
-      return { state: 'error', done: run.done, total: run.total, detail: M.interrupted };
-    }
+    if (run.state === 'running' && run.updated_at < this.staleBefore()) void this.sweep();
     const state = run.state === 'done' || run.state === 'error' ? run.state : 'running';
     return {
       state,
@@ -491,8 +590,8 @@ export class DiagnosisService {
         accepted,
         reason,
         top3: this.top3Of(r.top3, language),
-        photo: photo ? await thumbnailJpeg(photo, 360, 82).catch(() => null) : null,
-        heatmap: heatmap ? await thumbnailJpeg(heatmap, 360, 82).catch(() => null) : null,
+        photo: photo ? await this.models.thumbnail(photo, 360, 82).catch(() => null) : null,
+        heatmap: heatmap ? await this.models.thumbnail(heatmap, 360, 82).catch(() => null) : null,
         pageUrl: `${baseUrl}${classInfo(label).route}`,
       });
     }
@@ -570,11 +669,24 @@ export class DiagnosisService {
   /* ---------------- lifecycle ---------------- */
 
   /**
-   * Stops identification cleanly: running jobs finish their current chunk and give the rest
-   * back (pending). A job that does not stop in time is left; its claims expire (claimTtlMs).
+   * Starts taking over interrupted runs: at once (in the embedded mode, every run left running;
+   * otherwise those whose lease has run out), then every leaseMs / 5.
+   */
+  start(): void {
+    void this.sweep(this.opts.exclusive === true);
+    const sweeper = setInterval(() => void this.sweep(), this.beatMs);
+    sweeper.unref();
+    this.timers.add(sweeper);
+  }
+
+  /**
+   * Stops identification cleanly: running jobs finish their current chunk and hand their run
+   * over (its lease ends at once, so another process, or this one after a restart, goes on with
+   * it). A job that does not stop in time is left; its lease runs out (leaseMs).
    */
   async close(): Promise<void> {
     this.stopping = true;
+    await this.sweeping;
     const all = Promise.allSettled([...this.jobs]);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

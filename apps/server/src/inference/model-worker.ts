@@ -1,0 +1,183 @@
+/**
+ * ModelWorker: the model registry living in a worker thread (model-worker.thread.ts), so that
+ * decoding, resizing, inference and heatmap rendering of large photos never block the server's
+ * event loop (issue 17: another user's requests stay fast while one user identifies 50
+ * twelve-megapixel photos). It answers the same Inference interface as an in-process
+ * ModelRegistry; the cards are checked and the sessions loaded inside the worker.
+ *
+ * The worker gets a large stack (WORKER_STACK_MB): onnxruntime-node initialises its
+ * environment by parsing /proc/self/cmdline recursively, and a long command line (the diagnose
+ * CLI with hundreds of paths) overflowed the 8 MB main-thread stack (SIGSEGV). The CLI also
+ * keeps its own command line short (see cli/diagnose.ts); the large stack is the second guard.
+ */
+import { Worker } from 'node:worker_threads';
+import type { LoadedModelDetails } from '@diagrodl/contracts';
+import type { ModelCard } from '@diagrodl/contracts/model-card';
+import type { CamMap, Classification, Classifier, Inference, ModelHealth } from './classifier.ts';
+
+/** Stack of the worker thread, in MB (onnxruntime's start-up recursion, see above). */
+export const WORKER_STACK_MB = 64;
+
+export interface WorkerSummary {
+  list: LoadedModelDetails[];
+  health: ModelHealth[];
+  models: {
+    id: string;
+    threshold: number;
+    leafThreshold: number | undefined;
+    accuracy: number | null;
+    card: ModelCard | undefined;
+  }[];
+}
+
+export type WorkerRequest = { id: number } & (
+  | { op: 'classify'; model: string; images: Uint8Array[] }
+  | { op: 'heatmap'; photo: Uint8Array; cam: CamMap }
+  | { op: 'thumbnail'; photo: Uint8Array; side?: number; quality?: number }
+  | { op: 'close' }
+);
+
+export type WorkerReply =
+  | { kind: 'ready'; summary: WorkerSummary }
+  | { kind: 'log'; level: 'info' | 'warn'; msg: string }
+  | { kind: 'reply'; id: number; value?: unknown; error?: string };
+
+type RequestBody = WorkerRequest extends infer R
+  ? R extends unknown
+    ? Omit<R, 'id'>
+    : never
+  : never;
+
+interface Logger {
+  info(msg: string): void;
+  warn(msg: string): void;
+}
+
+/** Where the worker's code is: beside this file in the sources, or beside the server bundle. */
+function workerEntry(): URL {
+  if (import.meta.url.endsWith('.ts')) {
+    // Sources (tsx, vitest): a small loader registers tsx inside the worker first.
+    return new URL('./model-worker.boot.mjs', import.meta.url);
+  }
+  return new URL('./model-worker.js', import.meta.url);
+}
+
+const asBuffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+
+export class ModelWorker implements Inference {
+  private nextId = 1;
+  private readonly pending = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void }
+  >();
+  private readonly byId: Map<string, WorkerSummary['models'][number]>;
+  private closed = false;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly summary: WorkerSummary,
+  ) {
+    this.byId = new Map(summary.models.map((m) => [m.id, m]));
+    worker.on('message', (m: WorkerReply) => {
+      if (m.kind !== 'reply') return;
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.error !== undefined) p.reject(new Error(m.error));
+      else p.resolve(m.value);
+    });
+    const failAll = (err: Error) => {
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+    worker.on('error', failAll);
+    worker.on('exit', (code) => {
+      this.closed = true;
+      failAll(new Error(`the inference worker stopped (exit code ${code})`));
+    });
+  }
+
+  /** Starts the worker and waits until it has checked the cards and loaded the models. */
+  static start(
+    modelsDir: string,
+    log: Logger = { info: () => undefined, warn: () => undefined },
+  ): Promise<ModelWorker> {
+    const worker = new Worker(workerEntry(), {
+      workerData: { modelsDir },
+      resourceLimits: { stackSizeMb: WORKER_STACK_MB },
+    });
+    return new Promise<ModelWorker>((resolve, reject) => {
+      const onExit = (code: number) =>
+        reject(new Error(`the inference worker stopped while loading (exit code ${code})`));
+      worker.on('error', reject);
+      worker.on('exit', onExit);
+      worker.on('message', (m: WorkerReply) => {
+        if (m.kind === 'log') log[m.level](m.msg);
+        else if (m.kind === 'ready') {
+          worker.off('error', reject);
+          worker.off('exit', onExit);
+          resolve(new ModelWorker(worker, m.summary));
+        }
+      });
+    });
+  }
+
+  private call<T>(body: RequestBody): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the inference worker is closed'));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ ...body, id });
+    });
+  }
+
+  get(id: string): Classifier | undefined {
+    const m = this.byId.get(id);
+    if (!m) return undefined;
+    return {
+      id: m.id,
+      threshold: m.threshold,
+      leafThreshold: m.leafThreshold,
+      classify: (images) =>
+        images.length
+          ? this.call<Classification[]>({ op: 'classify', model: m.id, images: [...images] })
+          : Promise.resolve([]),
+    };
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  list(): LoadedModelDetails[] {
+    return this.summary.list;
+  }
+
+  health(): ModelHealth[] {
+    return this.summary.health;
+  }
+
+  accuracy(id: string): number | null {
+    return this.byId.get(id)?.accuracy ?? null;
+  }
+
+  card(id: string): ModelCard | undefined {
+    return this.byId.get(id)?.card;
+  }
+
+  async heatmap(photo: Buffer, cam: CamMap): Promise<Buffer> {
+    return asBuffer(await this.call<Uint8Array>({ op: 'heatmap', photo, cam }));
+  }
+
+  async thumbnail(photo: Buffer, side?: number, quality?: number): Promise<Buffer> {
+    return asBuffer(await this.call<Uint8Array>({ op: 'thumbnail', photo, side, quality }));
+  }
+
+  /** Frees the sessions and stops the thread. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.call({ op: 'close' }).catch(() => undefined);
+    this.closed = true;
+    await this.worker.terminate();
+  }
+}
