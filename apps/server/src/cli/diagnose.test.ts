@@ -122,6 +122,56 @@ describe('diagnose CLI', { timeout: 180_000 }, () => {
     expect(e).toMatchObject({ not_accepted_share: 1, not_leaf_share: 1, low_confidence_share: 0 });
   });
 
+  it('takes 600 long file arguments through npm run, streams --jsonl with progress, and error entries', async () => {
+    // ~110-character paths, as a shell glob over a folder of field photos gives them: a command
+    // line of ~66 KB made onnxruntime overflow its stack (SIGSEGV, exit 139, nothing printed)
+    const dir = path.join(work, 'field-campaign-2026-with-a-long-folder-name', 'plot-07-north');
+    fs.mkdirSync(dir, { recursive: true });
+    const photo = await leafPhoto({ seed: 3 });
+    const files: string[] = [];
+    for (let i = 0; i < 598; i++) {
+      const f = path.join(dir, `IMG_20260412_${String(i).padStart(4, '0')}_field.jpg`);
+      fs.writeFileSync(f, photo);
+      files.push(f);
+    }
+    const junk = path.join(dir, 'IMG_junk.jpg');
+    fs.writeFileSync(junk, 'not a photo at all');
+    const missing = path.join(dir, 'IMG_gone.jpg');
+    files.splice(100, 0, junk);
+    files.splice(400, 0, missing);
+    expect(files).toHaveLength(600);
+    expect(files[0]!.length).toBeGreaterThan(90);
+
+    const npm = spawnSync(
+      'npm',
+      ['run', '-s', 'diagnose', '--', '--model', 'mobilenet', '--jsonl', ...files],
+      { cwd: repoRoot, env: { ...process.env, MODELS_DIR: models }, encoding: 'utf8' },
+    );
+    expect(npm.signal).toBeNull();
+    expect(npm.status, npm.stderr).toBe(1); // two entries are errors
+    const lines = npm.stdout.trim().split('\n');
+    expect(lines).toHaveLength(600);
+    const entries = lines.map((l) => JSON.parse(l));
+    expect(entries.map((e: { file: string }) => e.file)).toEqual(files);
+    expect(entries[100]).toEqual({ file: junk, error: expect.stringMatching(/cannot be read/) });
+    expect(entries[400]).toEqual({ file: missing, error: 'no such file or folder' });
+    expect(entries.filter((e: { error?: string }) => e.error)).toHaveLength(2);
+    expect(entries[0]).toMatchObject({ file: files[0], accepted: true, reason: null });
+    expect(npm.stderr).toContain('diagnose: 600/600 photos');
+
+    // the same list on stdin (--files-from -), as --json: one array
+    const json = spawnSync(TSX, [CLI, '--json', '--files-from', '-'], {
+      cwd: repoRoot,
+      env: { ...process.env, MODELS_DIR: models },
+      input: files.join('\0'),
+      encoding: 'utf8',
+    });
+    expect(json.status, json.stderr).toBe(1);
+    const arr = JSON.parse(json.stdout);
+    expect(arr).toHaveLength(600);
+    expect(arr[100].error).toMatch(/cannot be read/);
+  });
+
   it('fails clearly on a model that is not loaded, a bad option or a missing path', () => {
     const missing = run('--model', 'vgg16', path.join(work, 'photos'));
     expect(missing.status).toBe(1);

@@ -1,14 +1,27 @@
 /**
- * npm run -s diagnose -- [--model mobilenet|resnet50|vgg16|ensemble] [--json] <files or folders>
+ * npm run -s diagnose -- [--model mobilenet|resnet50|vgg16|ensemble] [--json|--jsonl]
+ *                        [--files-from FILE|-] <files or folders>
  * npm run -s diagnose -- [--model ...] --eval DIR
  *
- * Runs the server's inference path (same model registry, card checks, preprocessing and
- * threshold) on image files. `--eval DIR` takes one subfolder per class (PlantVillage folder
- * names or class ids) and prints accuracy, per-class recall, the confusion matrix and the
- * share not accepted (split into not a tomato leaf and low confidence), as JSON. Models come
- * from MODELS_DIR (default models/).
+ * Runs the server's inference path (same model worker, card checks, preprocessing and
+ * threshold) on image files, streaming one result per photo as it is identified: `--jsonl`
+ * one JSON line per photo, `--json` one JSON array, otherwise tab-separated text. A file that
+ * cannot be read or decoded gets an entry with `error` (and exit code 1), never a crash.
+ * Progress goes to stderr on long runs. `--files-from` reads more paths, one per line or
+ * NUL-separated (`find … -print0`), from a file or stdin (`-`). `--eval DIR` takes one
+ * subfolder per class (PlantVillage folder names or class ids) and prints accuracy, per-class
+ * recall, the confusion matrix and the share not accepted (split into not a tomato leaf and
+ * low confidence), as JSON. Models come from MODELS_DIR (default models/).
+ *
+ * Any number of paths (issue 17): onnxruntime-node parses the process's command line
+ * (/proc/self/cmdline) recursively when it starts, and a command line of some 30 KB (a shell
+ * glob of ~500 photos with long paths) overflowed the stack: SIGSEGV, exit 139. So a long
+ * command line is never the one of the process that runs inference: the CLI starts itself
+ * again with the paths on stdin (`--files-from -`).
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -20,13 +33,17 @@ import {
 } from '@diagrodl/contracts/classes';
 import { NOT_LEAF, NOT_RECOGNISED } from '@diagrodl/contracts';
 import type { Classification, Classifier } from '../inference/classifier.ts';
-import { ModelRegistry } from '../inference/models.ts';
+import { ModelWorker } from '../inference/model-worker.ts';
 import { loadConfig } from '../config.ts';
 
 const IMAGE_RE = /\.(jpe?g|png|webp)$/i;
 const BATCH = 16;
+/** Above this many bytes of command line the CLI hands its paths to a fresh process on stdin. */
+export const MAX_CMDLINE_BYTES = 8 * 1024;
+/** Set in the process the CLI starts for a long command line (it never starts another). */
+const RELAUNCHED = 'DIAGRODL_DIAGNOSE_RELAUNCHED';
 
-const USAGE = `usage: npm run -s diagnose -- [--model mobilenet|resnet50|vgg16|ensemble] [--json] <files or folders>
+const USAGE = `usage: npm run -s diagnose -- [--model mobilenet|resnet50|vgg16|ensemble] [--json|--jsonl] [--files-from FILE|-] <files or folders>
        npm run -s diagnose -- [--model ...] --eval DIR   (DIR/<PlantVillage class folder>/*.jpg)`;
 
 function fail(message: string, code = 2): never {
@@ -34,13 +51,15 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
-/** Image files under the given paths (folders recursively), in a stable order. */
+/**
+ * Image files under the given paths (folders recursively), in a stable order. A path that does
+ * not exist stays in the list: it gets an error entry like any file that cannot be read.
+ */
 export function collectImages(inputs: readonly string[]): string[] {
   const out: string[] = [];
   for (const input of inputs) {
     const stat = fs.statSync(input, { throwIfNoEntry: false });
-    if (!stat) fail(`no such file or folder: ${input}`);
-    if (stat.isDirectory()) {
+    if (stat?.isDirectory()) {
       const found = (fs.readdirSync(input, { recursive: true }) as string[])
         .filter((f) => IMAGE_RE.test(f))
         .sort()
@@ -53,43 +72,146 @@ export function collectImages(inputs: readonly string[]): string[] {
   return out;
 }
 
-interface FileResult {
+export interface FileResult {
   file: string;
   result: Classification | null;
   error?: string;
 }
 
-/** Classifies files in batches; an unreadable file gets an error, not a crash. */
+/**
+ * Classifies files in batches, handing each batch's results to `onBatch` as soon as they are
+ * there; a file that cannot be read or decoded gets an error, not a crash.
+ */
 export async function classifyFiles(
   classifier: Classifier,
   files: readonly string[],
-  onProgress?: (done: number) => void,
+  onBatch?: (results: FileResult[], done: number) => void,
 ): Promise<FileResult[]> {
   const out: FileResult[] = [];
   for (let i = 0; i < files.length; i += BATCH) {
     const chunk = files.slice(i, i + BATCH);
-    const bytes = chunk.map((f) => fs.readFileSync(f));
-    let results: (Classification | null)[];
     const errors: (string | undefined)[] = [];
+    const bytes = chunk.map((f, k) => {
+      try {
+        return fs.readFileSync(f);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        errors[k] =
+          code === 'ENOENT' ? 'no such file or folder' : `cannot be read (${code ?? String(err)})`;
+        return null;
+      }
+    });
+    const readable = bytes.filter((b): b is Buffer => b !== null);
+    const results: (Classification | null)[] = [];
+    let batch: Classification[] | null = null;
     try {
-      results = await classifier.classify(bytes);
+      batch = await classifier.classify(readable);
     } catch {
-      results = [];
-      for (let k = 0; k < bytes.length; k++) {
-        try {
-          results.push((await classifier.classify([bytes[k] as Buffer]))[0] ?? null);
-        } catch (err) {
-          results.push(null);
-          errors[k] = (err as Error).message;
-        }
+      // one bad image must not sink the others: one by one
+    }
+    let r = 0;
+    for (let k = 0; k < chunk.length; k++) {
+      const b = bytes[k];
+      if (!b) {
+        results.push(null);
+        continue;
+      }
+      if (batch) {
+        results.push(batch[r++] ?? null);
+        continue;
+      }
+      try {
+        results.push((await classifier.classify([b]))[0] ?? null);
+      } catch (err) {
+        results.push(null);
+        errors[k] = `cannot be read as an image (${(err as Error).message})`;
       }
     }
-    chunk.forEach((file, k) =>
-      out.push({ file, result: results[k] ?? null, ...(errors[k] ? { error: errors[k] } : {}) }),
-    );
-    onProgress?.(out.length);
+    const done = chunk.map((file, k) => ({
+      file,
+      result: results[k] ?? null,
+      ...(errors[k] ? { error: errors[k] } : {}),
+    }));
+    out.push(...done);
+    onBatch?.(done, out.length);
   }
   return out;
+}
+
+/** Paths from a --files-from source: NUL-separated if it holds a NUL, else one per line. */
+export function parseFileList(text: string): string[] {
+  return text.split(text.includes('\0') ? '\0' : /\r?\n/).filter((p) => p.length > 0);
+}
+
+/** Length of this process's command line as the kernel keeps it (what onnxruntime parses). */
+function cmdlineBytes(): number {
+  try {
+    return fs.readFileSync('/proc/self/cmdline').length;
+  } catch {
+    return process.argv.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0);
+  }
+}
+
+/**
+ * Runs this CLI again with the same options and the paths on stdin (`--files-from -`), so the
+ * process that runs inference has a short command line; resolves with its exit code.
+ */
+function relaunch(options: string[], paths: readonly string[]): Promise<number> {
+  const script = process.argv[1] as string;
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, script, ...options, '--files-from', '-'],
+    { stdio: ['pipe', 'inherit', 'inherit'], env: { ...process.env, [RELAUNCHED]: '1' } },
+  );
+  child.stdin.end(paths.join('\0'));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      resolve(code ?? 128 + (signal ? (os.constants.signals[signal] ?? 0) : 0)),
+    );
+  });
+}
+
+/** Progress on stderr for runs longer than one batch: a live counter on a terminal, else lines. */
+function progressReporter(total: number): (done: number) => void {
+  if (total <= BATCH) return () => undefined;
+  const tty = process.stderr.isTTY;
+  const step = Math.max(BATCH, Math.ceil(total / 10 / BATCH) * BATCH);
+  let next = step;
+  return (done) => {
+    if (tty) {
+      process.stderr.write(`\r${done}/${total} photos${done === total ? '\n' : ''}`);
+    } else if (done >= next || done === total) {
+      process.stderr.write(`diagnose: ${done}/${total} photos\n`);
+      next = done + step;
+    }
+  };
+}
+
+/** One entry of --json / --jsonl output. */
+function jsonEntry(r: FileResult): Record<string, unknown> {
+  if (!r.result) return { file: r.file, error: r.error ?? 'cannot be read as an image' };
+  return {
+    file: r.file,
+    label: r.result.label,
+    probability: r.result.probability,
+    top3: r.result.top3.map((t) => ({ label: t.label, probability: t.probability })),
+    accepted: r.result.accepted,
+    reason: r.result.reason,
+    leaf_probability: r.result.leafProbability,
+  };
+}
+
+function textLine(r: FileResult): string {
+  if (!r.result) return `${r.file}\tERROR: ${r.error ?? 'cannot be read as an image'}\n`;
+  const name =
+    r.result.reason === 'not_leaf'
+      ? NOT_LEAF.es
+      : r.result.reason === 'low_confidence'
+        ? NOT_RECOGNISED.es
+        : className(r.result.label, 'es');
+  const top = r.result.top3.map((t) => `${t.label} ${t.probability.toFixed(4)}`).join(', ');
+  return `${r.file}\t${name}\t${r.result.probability.toFixed(4)}\t(${top})\n`;
 }
 
 function folderClass(name: string): ClassId | undefined {
@@ -163,6 +285,8 @@ async function main(): Promise<void> {
       options: {
         model: { type: 'string' },
         json: { type: 'boolean', default: false },
+        jsonl: { type: 'boolean', default: false },
+        'files-from': { type: 'string' },
         eval: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -174,13 +298,35 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (!args.values.eval && !args.positionals.length) fail(USAGE);
+  if (args.values.json && args.values.jsonl)
+    fail(`--json and --jsonl exclude each other\n${USAGE}`);
   const asked = args.values.model;
   if (asked !== undefined && !['mobilenet', 'resnet50', 'vgg16', 'ensemble'].includes(asked)) {
     fail(`--model must be mobilenet, resnet50, vgg16 or ensemble (got ${asked})`);
   }
+  const inputs = [...args.positionals];
+  const from = args.values['files-from'];
+  if (from !== undefined) {
+    let text: string;
+    try {
+      text = fs.readFileSync(from === '-' ? 0 : from, 'utf8');
+    } catch (err) {
+      fail(`cannot read --files-from ${from}: ${(err as Error).message}`);
+    }
+    inputs.push(...parseFileList(text));
+  }
+  if (!args.values.eval && !inputs.length) fail(USAGE);
+  if (!args.values.eval && !process.env[RELAUNCHED] && cmdlineBytes() > MAX_CMDLINE_BYTES) {
+    const options = [
+      ...(asked ? ['--model', asked] : []),
+      ...(args.values.json ? ['--json'] : []),
+      ...(args.values.jsonl ? ['--jsonl'] : []),
+    ];
+    process.exitCode = await relaunch(options, inputs);
+    return;
+  }
   const config = loadConfig();
-  const registry = await ModelRegistry.load(config.modelsDir, {
+  const registry = await ModelWorker.start(config.modelsDir, {
     info: () => undefined,
     warn: (m) => process.stderr.write(`${m}\n`),
   });
@@ -215,11 +361,8 @@ async function main(): Promise<void> {
         }
       }
       if (!files.length) fail(`no images in class subfolders of ${dir}`);
-      const tty = process.stderr.isTTY;
-      const results = await classifyFiles(classifier, files, (d) => {
-        if (tty) process.stderr.write(`\r${d}/${files.length}`);
-      });
-      if (tty) process.stderr.write('\n');
+      const progress = progressReporter(files.length);
+      const results = await classifyFiles(classifier, files, (_, done) => progress(done));
       const report = {
         model: wanted,
         threshold: classifier.threshold,
@@ -232,47 +375,32 @@ async function main(): Promise<void> {
       return;
     }
 
-    const files = collectImages(args.positionals);
+    const files = collectImages(inputs);
     if (!files.length) fail('no JPEG, PNG or WebP files found');
-    const results = await classifyFiles(classifier, files);
+    const progress = progressReporter(files.length);
     let errors = 0;
-    if (args.values.json) {
-      const out = results.flatMap((r) => {
+    let first = true;
+    if (args.values.json) process.stdout.write('[');
+    await classifyFiles(classifier, files, (batch, done) => {
+      let text = '';
+      for (const r of batch) {
         if (!r.result) {
           errors++;
-          process.stderr.write(`${r.file}: cannot be read as an image (${r.error ?? 'error'})\n`);
-          return [];
+          process.stderr.write(`${r.file}: ${r.error ?? 'cannot be read as an image'}\n`);
         }
-        return [
-          {
-            file: r.file,
-            label: r.result.label,
-            probability: r.result.probability,
-            top3: r.result.top3.map((t) => ({ label: t.label, probability: t.probability })),
-            accepted: r.result.accepted,
-            reason: r.result.reason,
-            leaf_probability: r.result.leafProbability,
-          },
-        ];
-      });
-      process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-    } else {
-      for (const r of results) {
-        if (!r.result) {
-          errors++;
-          process.stdout.write(`${r.file}\tERROR: cannot be read as an image\n`);
-          continue;
+        if (args.values.json) {
+          text += `${first ? '\n' : ',\n'}${JSON.stringify(jsonEntry(r))}`;
+          first = false;
+        } else if (args.values.jsonl) {
+          text += `${JSON.stringify(jsonEntry(r))}\n`;
+        } else {
+          text += textLine(r);
         }
-        const name =
-          r.result.reason === 'not_leaf'
-            ? NOT_LEAF.es
-            : r.result.reason === 'low_confidence'
-              ? NOT_RECOGNISED.es
-              : className(r.result.label, 'es');
-        const top = r.result.top3.map((t) => `${t.label} ${t.probability.toFixed(4)}`).join(', ');
-        process.stdout.write(`${r.file}\t${name}\t${r.result.probability.toFixed(4)}\t(${top})\n`);
       }
-    }
+      process.stdout.write(text);
+      progress(done);
+    });
+    if (args.values.json) process.stdout.write(`${first ? '' : '\n'}]\n`);
     if (errors) process.exitCode = 1;
   } finally {
     await registry.close();
