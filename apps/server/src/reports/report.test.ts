@@ -168,4 +168,58 @@ describe('diagnosis report PDF', () => {
     expect(text.replace(/\s+/g, ' ')).toContain(NOT_LEAF_HINT.en);
     expect(text).toMatch(/This does not look like a tomato leaf\s+1/);
   });
+
+  it('wraps a 120-character photo name: no text overlaps, the diagnosis reads intact', async () => {
+    // a camera-made name without spaces, like 96ed7022-…___UF.GRC_YLCV_Lab_02183.JPG, made longer
+    const stem = '96ed7022-a152-4f1d-b934-dca1948158d2___UF.GRC_YLCV_Lab_02183';
+    const name = `${stem}_${stem}`.slice(0, 116) + '.JPG';
+    expect(name).toHaveLength(120);
+    const [first] = await images('es');
+    const pdf = await renderDiagnosisReport({
+      productName: 'DiAgroDL',
+      userName: 'Ana Prueba (ana)',
+      date: new Date('2026-04-12T10:00:00Z'),
+      language: 'es',
+      models: [{ label: 'MobileNet v1', accuracy: 0.9 }],
+      images: [{ ...first!, nameImg: name }],
+    });
+    const file = path.join(dir, 'long-name.pdf');
+    fs.writeFileSync(file, pdf);
+    execFileSync('pdftoppm', [
+      '-r',
+      '60',
+      '-f',
+      '2',
+      '-l',
+      '2',
+      '-png',
+      file,
+      path.join(dir, 'long'),
+    ]);
+    expect(fs.readdirSync(dir).some((f) => f.startsWith('long') && f.endsWith('.png'))).toBe(true);
+
+    const text = execFileSync('pdftotext', ['-f', '2', '-l', '2', file, '-']).toString();
+    expect(text).toContain(`Diagnóstico: ${className('late_blight', 'es')}`);
+    // the whole name is there, over two lines
+    expect(text.replace(/\s+/g, '')).toContain(`1.${name}`);
+
+    // no two words of the page overlap (the name used to run into the diagnosis column)
+    const boxes = [
+      ...execFileSync('pdftotext', ['-bbox', '-f', '2', '-l', '2', file, '-'])
+        .toString()
+        .matchAll(
+          /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</g,
+        ),
+    ].map((m) => ({ x0: +m[1]!, y0: +m[2]!, x1: +m[3]!, y1: +m[4]!, word: m[5]! }));
+    expect(boxes.length).toBeGreaterThan(20);
+    const overlaps = boxes.flatMap((a, i) =>
+      boxes
+        .slice(i + 1)
+        .filter(
+          (b) => a.x0 < b.x1 - 0.5 && b.x0 < a.x1 - 0.5 && a.y0 < b.y1 - 0.5 && b.y0 < a.y1 - 0.5,
+        )
+        .map((b) => `${a.word} / ${b.word}`),
+    );
+    expect(overlaps).toEqual([]);
+  });
 });

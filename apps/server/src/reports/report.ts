@@ -101,6 +101,49 @@ const TEXT = {
   },
 } as const;
 
+/** Lines a photo's name may take in its block; a longer name is shortened in the middle. */
+export const NAME_MAX_LINES = 2;
+
+/**
+ * A photo's name broken into at most `maxLines` lines of `width` points in the current font
+ * (cameras make long names without spaces, like
+ * `96ed7022-a152-4f1d-b934-dca1948158d2___UF.GRC_YLCV_Lab_02183.JPG`). Lines break after a
+ * space, '_' or '-' (else a '.') when one is near the end, else anywhere; what does not fit is cut
+ * from the middle of the last line ('…'), so the end of the name (its number, its extension)
+ * stays visible.
+ */
+export function nameLines(
+  doc: PDFKit.PDFDocument,
+  name: string,
+  width: number,
+  maxLines = NAME_MAX_LINES,
+): string[] {
+  const fits = (t: string) => doc.widthOfString(t) <= width;
+  const lines: string[] = [];
+  let rest = name;
+  while (rest) {
+    if (fits(rest)) {
+      lines.push(rest);
+      break;
+    }
+    if (lines.length === maxLines - 1) {
+      const tail = rest.slice(-Math.min(16, Math.floor(rest.length / 2)));
+      let head = 0;
+      while (fits(`${rest.slice(0, head + 1)}…${tail}`)) head++;
+      lines.push(`${rest.slice(0, head)}…${tail}`);
+      break;
+    }
+    let n = 1;
+    while (n < rest.length && fits(rest.slice(0, n + 1))) n++;
+    const after = (chars: string[]) => Math.max(...chars.map((c) => rest.lastIndexOf(c, n - 1)));
+    const breakAt = [after([' ', '_', '-']), after(['.'])].find((b) => b >= n * 0.6);
+    if (breakAt !== undefined) n = breakAt + 1;
+    lines.push(rest.slice(0, n).trimEnd());
+    rest = rest.slice(n).trimStart();
+  }
+  return lines;
+}
+
 const GREEN = '#2e7d32';
 const GREY = '#555555';
 
@@ -168,8 +211,10 @@ export function renderDiagnosisReport(input: ReportInput): Promise<Buffer> {
       y = doc.page.margins.top;
     }
     doc.font('bold').fontSize(12).fillColor('black');
-    doc.text(`${n + 1}. ${im.nameImg}`, left, y, { width, lineBreak: false, ellipsis: true });
-    const top = y + 20;
+    // the name never runs into the photo or the diagnosis column: wrapped, then shortened
+    const titleLines = nameLines(doc, `${n + 1}. ${im.nameImg}`, width);
+    titleLines.forEach((l, i) => doc.text(l, left, y + i * 15, { lineBreak: false }));
+    const top = y + 5 + 15 * titleLines.length;
     const drawImage = (bytes: Buffer | null, x: number, caption: string) => {
       doc.rect(x, top, img, img).lineWidth(0.5).strokeColor('#bbbbbb').stroke();
       if (bytes) {
