@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { BrowserRouter } from 'react-router';
+import { OfflineNotice, UpdateOffer } from '@/components/AppStatus.tsx';
 import { Maintenance } from '@/components/Maintenance.tsx';
 import { SessionProvider } from '@/lib/session.tsx';
 import { runtimeConfig } from '@/lib/runtime-config.ts';
@@ -11,6 +12,8 @@ export function App() {
   return (
     <BrowserRouter>
       <SessionProvider>
+        <OfflineNotice />
+        <UpdateOffer />
         <Suspense fallback={<Loading />}>
           <AppRoutes />
         </Suspense>

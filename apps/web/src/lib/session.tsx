@@ -8,7 +8,44 @@ import {
   useState,
 } from 'react';
 import type { SessionReply } from '@diagrodl/contracts';
-import { apiGet } from '@/lib/api-client.ts';
+import { ApiError, apiGet } from '@/lib/api-client.ts';
+
+/**
+ * The last session reply, kept so that an installed app opened without a connection still knows
+ * who is logged in (the server decides again as soon as it answers). Removed on logout.
+ */
+const SESSION_KEY = 'diagrodl.session';
+
+function rememberSession(reply: SessionReply | null): void {
+  try {
+    if (reply?.isAuthenticated) localStorage.setItem(SESSION_KEY, JSON.stringify(reply));
+    else localStorage.removeItem(SESSION_KEY);
+  } catch {
+    /* storage unavailable: nothing is remembered */
+  }
+}
+
+/** A logout made offline: the server ends the session as soon as it answers again. */
+const LOGOUT_PENDING_KEY = 'diagrodl.logoutPending';
+
+function flag(key: string, on?: boolean): boolean {
+  try {
+    if (on === true) localStorage.setItem(key, '1');
+    if (on === false) localStorage.removeItem(key);
+    return localStorage.getItem(key) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function rememberedSession(): SessionReply | null {
+  try {
+    const v = JSON.parse(localStorage.getItem(SESSION_KEY) ?? 'null') as SessionReply | null;
+    return v?.isAuthenticated && v.user ? v : null;
+  } catch {
+    return null;
+  }
+}
 
 export interface SessionState {
   status: 'loading' | 'ready';
@@ -27,10 +64,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(async () => {
     try {
-      setReply(await apiGet<SessionReply>('/api/session/'));
+      if (flag(LOGOUT_PENDING_KEY)) {
+        await apiGet('/api/logout/');
+        flag(LOGOUT_PENDING_KEY, false);
+      }
+      const fresh = await apiGet<SessionReply>('/api/session/');
+      rememberSession(fresh);
+      setReply(fresh);
     } catch (err) {
-      console.error('session check failed', err);
-      setReply({ isAuthenticated: false });
+      // offline: the last known session (the server checks it again when it answers)
+      const offline = err instanceof ApiError && err.status === 0 ? rememberedSession() : null;
+      if (!offline) console.error('session check failed', err);
+      setReply(offline ?? { isAuthenticated: false });
     } finally {
       setStatus('ready');
     }
@@ -41,7 +86,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       await apiGet('/api/logout/');
     } catch (err) {
       console.error('logout failed', err);
+      if (err instanceof ApiError && err.status === 0) flag(LOGOUT_PENDING_KEY, true);
     }
+    rememberSession(null);
     setReply({ isAuthenticated: false });
   }, []);
 

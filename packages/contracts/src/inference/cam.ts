@@ -80,7 +80,7 @@ export function heatmapBaseSize(
  * The RGBA overlay (side x side) laid over the photo's centre square: weak activations let the
  * leaf show through; strong ones are clearly coloured.
  */
-export function camOverlayRgba(cam: CamMap, side: number): Uint8ClampedArray {
+export function camOverlayRgba(cam: CamMap, side: number): Uint8ClampedArray<ArrayBuffer> {
   const map = resizeMap(normaliseMap(cam), side, side);
   const rgba = new Uint8ClampedArray(side * side * 4);
   for (let i = 0; i < side * side; i++) {

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
+import Modal from 'react-bootstrap/Modal';
 import Row from 'react-bootstrap/Row';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet, useNavigate } from 'react-router';
@@ -8,6 +9,12 @@ import { ROUTES } from '@diagrodl/contracts';
 import { Header, SkipLink } from '@/components/Header.tsx';
 import { LanguageToggle } from '@/components/LanguageToggle.tsx';
 import { useSession } from '@/lib/session.tsx';
+import {
+  DeviceSync,
+  forgetDevicePhotos,
+  unsentBeforeLogout,
+} from '@/features/diagnosis/device/DeviceSync.tsx';
+import { ownerKey } from '@/features/diagnosis/device/store.ts';
 import { Footer } from './Footer.tsx';
 
 function SideLink({ to, children }: { to: string; children: string }) {
@@ -60,16 +67,27 @@ export function AuthShell() {
   const { user, logout } = useSession();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [unsentCount, setUnsentCount] = useState(0);
+  const owner = user ? ownerKey(user.userName) : '';
 
   // Leave the page first: on a protected page, ending the session would otherwise send
-  // the user to the login page instead of home.
-  const onLogout = async () => {
+  // the user to the login page instead of home. This user's photos and diagnoses leave the
+  // device (it may be shared); diagnoses not yet sent are only discarded after asking.
+  const endSession = async () => {
+    setUnsentCount(0);
+    if (owner) await forgetDevicePhotos(owner).catch(() => undefined);
     await navigate('/');
     await logout();
+  };
+  const onLogout = async () => {
+    const n = owner ? await unsentBeforeLogout(owner).catch(() => 0) : 0;
+    if (n > 0) setUnsentCount(n);
+    else await endSession();
   };
 
   return (
     <div className="shell shell-auth" data-shell="auth">
+      <DeviceSync />
       <SkipLink />
       <Header>
         <div className="ms-auto d-flex align-items-center gap-2">
@@ -141,6 +159,25 @@ export function AuthShell() {
         </Col>
       </Row>
       <Footer />
+      <Modal show={unsentCount > 0} onHide={() => setUnsentCount(0)} centered>
+        <Modal.Header closeButton>
+          <Modal.Title as="h2" className="h5">
+            {t('logoutUnsent.title')}
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <p data-testid="logout-unsent">{t('logoutUnsent.body', { count: unsentCount })}</p>
+          <p className="small text-body-secondary mb-0">{t('logoutUnsent.offline')}</p>
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="primary" onClick={() => setUnsentCount(0)}>
+            {t('logoutUnsent.cancel')}
+          </Button>
+          <Button variant="outline-danger" onClick={() => void endSession()}>
+            {t('logoutUnsent.discard')}
+          </Button>
+        </Modal.Footer>
+      </Modal>
     </div>
   );
 }

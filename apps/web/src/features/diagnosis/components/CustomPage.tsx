@@ -16,7 +16,18 @@ import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { formatNumber } from '@/lib/format.ts';
 import { currentLanguage } from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
+import { DeviceReadiness } from '../device/DeviceReadiness.tsx';
 import { errorText } from './errors.ts';
+
+/** Offline only the model the device holds can run. */
+const DEVICE_MODELS: LoadedModel[] = [
+  {
+    id: 'mobilenet',
+    modeloVersion: 'tomato_leaf_cnn_mobilenet',
+    label: 'MobileNet v1',
+    testAccuracy: null,
+  },
+];
 
 /** /Custom: model configuration; 'Subir imágenes' is enabled once the server accepts it. */
 export default function CustomPage() {
@@ -29,8 +40,7 @@ export default function CustomPage() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    diagnosisApi
-      .models()
+    (navigator.onLine ? diagnosisApi.models() : Promise.resolve(DEVICE_MODELS))
       .then((models) => {
         setLoaded(models);
         const preferred = MODEL_VERSIONS.find((v) =>
@@ -48,12 +58,14 @@ export default function CustomPage() {
     setError(null);
     setBusy(true);
     try {
-      await diagnosisApi.configure({
-        cultivo: 'tomate',
-        nivel: 'hoja',
-        tipo_modelo: 'DL',
-        modelo_version: version,
-      });
+      // offline the device identifies with its MobileNet; nothing to tell the server
+      if (navigator.onLine || version !== DEVICE_MODELS[0]!.modeloVersion)
+        await diagnosisApi.configure({
+          cultivo: 'tomate',
+          nivel: 'hoja',
+          tipo_modelo: 'DL',
+          modelo_version: version,
+        });
       setAccepted(true);
     } catch (err) {
       setAccepted(false);
@@ -73,6 +85,9 @@ export default function CustomPage() {
   return (
     <section>
       <h1 className="h2">{t('diagnosis.custom.title')}</h1>
+      <div style={{ maxWidth: 640 }}>
+        <DeviceReadiness />
+      </div>
       <Form onSubmit={(e) => void onSubmit(e)} className="custom-form" style={{ maxWidth: 640 }}>
         <Form.Group className="mb-3" controlId="custom-crop">
           <Form.Label>{t('diagnosis.custom.crop')}</Form.Label>

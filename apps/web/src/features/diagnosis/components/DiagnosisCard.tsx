@@ -7,7 +7,7 @@ import { probabilityText } from '../format.ts';
 import { outcomeLabel, outcomeOf } from '../outcome.ts';
 
 /** One diagnosed image: photo, heatmap, label, probability, top 3 and what to do. */
-export function DiagnosisCard({ row }: { row: DiagnosisRow }) {
+export function DiagnosisCard({ row, badge }: { row: DiagnosisRow; badge?: string | undefined }) {
   const { t } = useTranslation();
   const locale = LOCALE_TAG[currentLanguage()];
   const outcome = outcomeOf(row);
@@ -46,6 +46,11 @@ export function DiagnosisCard({ row }: { row: DiagnosisRow }) {
       <Card.Body>
         <Card.Title as="h3" className="h6 text-break">
           {row.name_img}
+          {badge && (
+            <span className="badge text-bg-secondary ms-2" data-testid="row-device">
+              {badge}
+            </span>
+          )}
         </Card.Title>
         <dl className="row mb-2 small">
           <dt className="col-5">{t('diagnosis.results.label')}</dt>

@@ -7,32 +7,68 @@ import { Link } from 'react-router';
 import { type HistoryItem, ROUTES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { currentLanguage, LOCALE_TAG } from '@/lib/i18n.ts';
+import { useOnline } from '@/lib/online.ts';
 import { diagnosisApi } from '../api.ts';
+import { useDevicePhotos, useObjectUrls } from '../device/hooks.ts';
+import { type DeviceRow, deviceRow } from '../device/rows.ts';
+import { DEVICE_CHANGED, deleteDevicePhotos } from '../device/store.ts';
 import { probabilityText } from '../format.ts';
 import { outcomeLabel, outcomeOf } from '../outcome.ts';
 import { errorText } from './errors.ts';
 
-/** Past diagnoses (beyond the specification), newest first. */
+/**
+ * Past diagnoses (beyond the specification), newest first: first those made on this device and
+ * not yet sent ('en este dispositivo'), then the server's history (each device diagnosis once:
+ * a sent one is shown from the server).
+ */
 export default function HistoryPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('diagnosis.history.title'));
-  const [rows, setRows] = useState<HistoryItem[] | null>(null);
+  const online = useOnline();
+  const [serverRows, setServerRows] = useState<HistoryItem[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const locale = LOCALE_TAG[currentLanguage()];
+  const language = currentLanguage();
+  const locale = LOCALE_TAG[language];
+  const { photos } = useDevicePhotos();
 
   const load = useCallback(async () => {
+    if (!navigator.onLine) {
+      setServerRows([]);
+      return;
+    }
     try {
-      setRows(await diagnosisApi.history());
+      setServerRows(await diagnosisApi.history());
+      setError(null);
     } catch (err) {
+      setServerRows([]);
       setError(errorText(err, t));
     }
   }, [t]);
   useEffect(() => {
     void load();
-  }, [load]);
+    const on = () => void load();
+    window.addEventListener(DEVICE_CHANGED, on);
+    return () => window.removeEventListener(DEVICE_CHANGED, on);
+  }, [load, online]);
 
-  const remove = async (id: number) => {
+  const onServer = new Set((serverRows ?? []).map((r) => r.client_id).filter(Boolean));
+  const unsent = (photos ?? [])
+    .filter((p) => p.status === 'done' && p.sync !== 'sent' && !onServer.has(p.id))
+    .reverse();
+  const urls = useObjectUrls(Object.fromEntries(unsent.map((p) => [p.id, p.photo])));
+  const deviceRows = unsent
+    .map((p, i) => deviceRow(p, i, { photo: urls[p.id] }, language))
+    .filter((r): r is DeviceRow => r !== null);
+  const rows: (HistoryItem | DeviceRow)[] | null =
+    serverRows === null || photos === null ? null : [...deviceRows, ...serverRows];
+
+  const remove = async (row: HistoryItem | DeviceRow) => {
     try {
+      if ('device' in row) {
+        await deleteDevicePhotos([row.device.id]);
+        return;
+      }
+      const id = row.id;
       await diagnosisApi.removeHistory(id);
       await load();
     } catch (err) {
@@ -44,6 +80,11 @@ export default function HistoryPage() {
     <section>
       <h1 className="h2">{t('diagnosis.history.title')}</h1>
       <p>{t('diagnosis.history.intro')}</p>
+      {!online && (
+        <p className="small text-body-secondary" data-testid="history-offline">
+          {t('diagnosis.device.historyOffline')}
+        </p>
+      )}
       {error && (
         <Alert variant="danger" role="alert">
           {error}
@@ -66,7 +107,11 @@ export default function HistoryPage() {
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.id} data-reason={r.accepted ? undefined : outcomeOf(r)}>
+              <tr
+                key={r.id}
+                data-reason={r.accepted ? undefined : outcomeOf(r)}
+                data-device={'device' in r ? 'unsent' : r.client_id ? 'sent' : undefined}
+              >
                 <td>{new Date(r.created_at).toLocaleString(locale)}</td>
                 <td>
                   <img src={r.image} alt={r.name_img} width={64} height={64} loading="lazy" />
@@ -78,11 +123,23 @@ export default function HistoryPage() {
                       {t('diagnosis.results.notLeafHint')}
                     </div>
                   )}
+                  {'device' in r && (
+                    <div>
+                      <span className="badge text-bg-secondary" data-testid="history-device">
+                        {t('diagnosis.device.onThisDevice')}
+                      </span>
+                      {r.device.sync === 'refused' && (
+                        <div className="small text-danger">
+                          {t('diagnosis.device.refused', { detail: r.device.syncDetail ?? '' })}
+                        </div>
+                      )}
+                    </div>
+                  )}
                 </td>
                 <td>{probabilityText(r.probability, locale)}</td>
                 <td>{r.modelLabel}</td>
                 <td>
-                  <Button size="sm" variant="outline-danger" onClick={() => void remove(r.id)}>
+                  <Button size="sm" variant="outline-danger" onClick={() => void remove(r)}>
                     {t('diagnosis.history.remove')}
                     <span className="visually-hidden">: {r.name_img}</span>
                   </Button>

@@ -8,14 +8,22 @@ import { Link } from 'react-router';
 import { type ProgressReply, ROUTES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { diagnosisApi } from '../api.ts';
+import { useDevicePhotos, useOwner } from '../device/hooks.ts';
+import { identifyOnDevice } from '../device/run.ts';
 import { errorText } from './errors.ts';
 
 const POLL_MS = 400;
 
-/** /Predict_rows: starts the identification and shows its progress. */
+/**
+ * /Predict_rows: starts the identification and shows its progress. Photos kept on the device
+ * (offline, or by choice) are identified on the device; uploaded ones by the server.
+ */
 export default function PredictPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('diagnosis.predict.title'));
+  const owner = useOwner();
+  const { photos } = useDevicePhotos();
+  const keptCount = (photos ?? []).filter((p) => p.status === 'pending' && p.inWorkingSet).length;
   const [progress, setProgress] = useState<ProgressReply | null>(null);
   const [running, setRunning] = useState(false);
   const [succeeded, setSucceeded] = useState(false);
@@ -41,18 +49,42 @@ export default function PredictPage() {
     }
   };
 
+  const onDevice = async (): Promise<boolean> => {
+    const { total, failed } = await identifyOnDevice(owner, (done, n) =>
+      setProgress({ state: 'running', done, total: n }),
+    );
+    setProgress({ state: 'done', done: total, total });
+    if (failed) setError(t('diagnosis.device.failed', { count: failed }));
+    // uploaded photos waiting on the server too: the server identifies them
+    if (!navigator.onLine) return false;
+    const waiting = await diagnosisApi.pending().catch(() => []);
+    return waiting.length > 0;
+  };
+
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
     setSucceeded(false);
     setRunning(true);
     try {
+      if (keptCount > 0) {
+        const alsoServer = await onDevice();
+        if (!alsoServer) {
+          setRunning(false);
+          setSucceeded(true);
+          return;
+        }
+      }
       const reply = await diagnosisApi.predict();
       setProgress({ state: 'running', done: 0, total: reply.total });
       await poll();
     } catch (err) {
       setRunning(false);
-      setError(errorText(err, t));
+      setError(
+        err instanceof Error && err.message === 'offline-not-ready'
+          ? t('diagnosis.device.unavailable')
+          : errorText(err, t),
+      );
     }
   };
 
@@ -62,6 +94,11 @@ export default function PredictPage() {
     <section>
       <h1 className="h2">{t('diagnosis.predict.title')}</h1>
       <p>{t('diagnosis.predict.intro')}</p>
+      {keptCount > 0 && (
+        <p className="small" data-testid="predict-device-note">
+          {t('diagnosis.device.predictNote', { count: keptCount })}
+        </p>
+      )}
       <Form onSubmit={(e) => void onSubmit(e)}>
         <Button type="submit" variant="success" size="lg" disabled={running}>
           {t('diagnosis.predict.start')}

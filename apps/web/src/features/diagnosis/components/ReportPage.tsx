@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ROUTES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { useOnline } from '@/lib/online.ts';
 import { diagnosisApi } from '../api.ts';
 import { errorText } from './errors.ts';
 
@@ -15,6 +16,7 @@ export default function ReportPage() {
   const [url, setUrl] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const online = useOnline();
 
   const request = async () => {
     setBusy(true);
@@ -33,11 +35,16 @@ export default function ReportPage() {
       <Button
         variant="success"
         size="lg"
-        disabled={busy || url !== null}
+        disabled={busy || url !== null || !online}
         onClick={() => void request()}
       >
         {t('diagnosis.report.request')}
       </Button>
+      {!online && (
+        <p className="small text-body-secondary mt-2" data-testid="report-offline">
+          {t('diagnosis.device.reportOffline')}
+        </p>
+      )}
       <div role="status" aria-live="polite" className="my-3">
         {url && (
           <Alert variant="success" className="d-flex flex-wrap align-items-center gap-2">

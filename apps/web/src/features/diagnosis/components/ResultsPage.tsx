@@ -5,7 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { type DiagnosisRow, ROUTES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { currentLanguage } from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
+import { useDevicePhotos, useObjectUrls } from '../device/hooks.ts';
+import { type DeviceRow, deviceRow } from '../device/rows.ts';
+import { deleteDevicePhotos, updateDevicePhoto } from '../device/store.ts';
 import { outcomeOf } from '../outcome.ts';
 import { DiagnosisCard } from './DiagnosisCard.tsx';
 import { errorText } from './errors.ts';
@@ -15,14 +19,34 @@ export default function ResultsPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('diagnosis.results.title'));
   const navigate = useNavigate();
-  const [rows, setRows] = useState<DiagnosisRow[] | null>(null);
+  const [serverRows, setServerRows] = useState<DiagnosisRow[] | null>(null);
+  const [shown, setShown] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const { photos } = useDevicePhotos();
+  const diagnosed = (photos ?? []).filter((p) => p.status === 'done' && p.inWorkingSet);
+  const urls = useObjectUrls(
+    Object.fromEntries(
+      diagnosed.flatMap((p) => [
+        [`p-${p.id}`, p.photo],
+        [`h-${p.id}`, p.heatmap],
+      ]),
+    ),
+  );
+  const language = currentLanguage();
+  const deviceRows = diagnosed
+    .map((p, i) =>
+      deviceRow(p, i, { photo: urls[`p-${p.id}`], heatmap: urls[`h-${p.id}`] }, language),
+    )
+    .filter((r): r is DeviceRow => r !== null);
+  const rows: DiagnosisRow[] | null = shown ? [...(serverRows ?? []), ...deviceRows] : null;
 
   const show = async () => {
     setError(null);
+    setShown(true);
+    if (!navigator.onLine) return;
     try {
-      setRows(await diagnosisApi.rows());
+      setServerRows(await diagnosisApi.rows());
     } catch (err) {
       setError(errorText(err, t));
     }
@@ -49,7 +73,15 @@ export default function ResultsPage() {
   const startAnew = async () => {
     setError(null);
     try {
-      await diagnosisApi.deleteRows();
+      if (navigator.onLine) await diagnosisApi.deleteRows();
+      // the device's working set goes too; diagnoses not yet sent stay for the history
+      const set = (photos ?? []).filter((p) => p.inWorkingSet);
+      await deleteDevicePhotos(
+        set.filter((p) => p.status === 'pending' || p.sync === 'sent').map((p) => p.id),
+      );
+      for (const p of set.filter((x) => x.status === 'done' && x.sync !== 'sent')) {
+        await updateDevicePhoto(p.id, { inWorkingSet: false });
+      }
       void navigate(ROUTES.custom);
     } catch (err) {
       setError(errorText(err, t));
@@ -85,6 +117,11 @@ export default function ResultsPage() {
         </Alert>
       )}
       {rows && rows.length === 0 && <p>{t('diagnosis.results.empty')}</p>}
+      {deviceRows.length > 0 && (
+        <p className="small text-body-secondary" data-testid="results-device-note">
+          {t('diagnosis.device.resultsNote')}
+        </p>
+      )}
       {rows && rows.length > 0 && (
         <>
           <p data-testid="results-summary">
@@ -95,7 +132,14 @@ export default function ResultsPage() {
           <div className="row g-3">
             {rows.map((row) => (
               <div key={row.id} className="col-12 col-md-6 col-xxl-4">
-                <DiagnosisCard row={row} />
+                <DiagnosisCard
+                  row={row}
+                  badge={
+                    'device' in row && (row as DeviceRow).device.sync !== 'sent'
+                      ? t('diagnosis.device.onThisDevice')
+                      : undefined
+                  }
+                />
               </div>
             ))}
           </div>

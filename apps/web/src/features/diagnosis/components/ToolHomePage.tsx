@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ROUTES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { DeviceReadiness } from '../device/DeviceReadiness.tsx';
 
 /** /DiAgroDL: what the tool does, how to take a good photo, and where to start. */
 export default function ToolHomePage() {
@@ -20,6 +21,7 @@ export default function ToolHomePage() {
         ))}
       </ul>
       <p className="text-body-secondary">{t('diagnosis.home.limits')}</p>
+      <DeviceReadiness />
       <div className="d-flex flex-wrap gap-2 mt-3">
         <Link className="btn btn-success btn-lg" to={ROUTES.custom}>
           {t('diagnosis.home.start')}

@@ -17,6 +17,9 @@ import { Link } from 'react-router';
 import { type PendingImage, ROUTES, UPLOAD_MESSAGES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { diagnosisApi } from '../api.ts';
+import { useDeviceMode, useDevicePhotos, useObjectUrls, useOwner } from '../device/hooks.ts';
+import { keepOnDevice } from '../device/run.ts';
+import { type DevicePhoto, deleteDevicePhotos } from '../device/store.ts';
 import { humanFileSize, isPreviewable, lastModifiedText } from '../format.ts';
 import { errorText } from './errors.ts';
 
@@ -48,12 +51,24 @@ function FileIcon() {
   );
 }
 
-/** /upload: pick photos, preview them, upload, manage the uploaded list. */
+/**
+ * /upload: pick photos (gallery or, on a phone, the camera), preview them, upload, manage the
+ * uploaded list. Offline (or when the person chooses it) the photos are kept on the device and
+ * identified there.
+ */
 export default function UploadPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('diagnosis.upload.title'));
   const inputId = useId();
+  const cameraId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
+  const cameraRef = useRef<HTMLInputElement>(null);
+  const owner = useOwner();
+  const { onDevice, preferred, setPreferred, online } = useDeviceMode();
+  const { photos } = useDevicePhotos();
+  const kept = (photos ?? []).filter((p) => p.status === 'pending' && p.inWorkingSet);
+  const keptUrls = useObjectUrls(Object.fromEntries(kept.map((p) => [p.id, p.photo])));
+  const [keptToRemove, setKeptToRemove] = useState<DevicePhoto | null>(null);
   const [selection, setSelection] = useState<PreviewItem[]>([]);
   const [uploaded, setUploaded] = useState<PendingImage[]>([]);
   const [alert, setAlert] = useState<string | null>(null);
@@ -62,6 +77,7 @@ export default function UploadPage() {
   const [toRemove, setToRemove] = useState<PendingImage | null>(null);
 
   const refresh = useCallback(async () => {
+    if (!navigator.onLine) return;
     try {
       setUploaded(await diagnosisApi.pending());
     } catch (err) {
@@ -89,6 +105,7 @@ export default function UploadPage() {
     );
     setSelection((s) => [...s, ...items]);
     if (inputRef.current) inputRef.current.value = '';
+    if (cameraRef.current) cameraRef.current.value = '';
   };
 
   const onSubmit = async (e: FormEvent) => {
@@ -104,7 +121,8 @@ export default function UploadPage() {
     setProgress({ done: 0, total: items.length });
     for (const [i, item] of items.entries()) {
       try {
-        await diagnosisApi.upload(item.file);
+        if (onDevice) await keepOnDevice(owner, item.file);
+        else await diagnosisApi.upload(item.file);
       } catch (err) {
         failed.push(
           t('diagnosis.upload.failed', { name: item.filename, detail: errorText(err, t) }),
@@ -119,6 +137,13 @@ export default function UploadPage() {
   };
 
   const confirmRemove = async () => {
+    if (keptToRemove) {
+      await deleteDevicePhotos([keptToRemove.id]).catch((err: unknown) =>
+        setFailures([errorText(err, t)]),
+      );
+      setKeptToRemove(null);
+      return;
+    }
     if (!toRemove) return;
     try {
       await diagnosisApi.removePending(toRemove.id);
@@ -145,6 +170,18 @@ export default function UploadPage() {
             accept="image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp"
             onChange={(e) => void onPick(e as ChangeEvent<HTMLInputElement>)}
             aria-describedby={alert ? `${inputId}-alert` : undefined}
+          />
+        </Form.Group>
+        <Form.Group className="mb-3">
+          <Form.Label htmlFor={cameraId}>{t('diagnosis.upload.camera')}</Form.Label>
+          <Form.Control
+            id={cameraId}
+            ref={cameraRef}
+            type="file"
+            accept="image/*"
+            capture="environment"
+            data-testid="camera-input"
+            onChange={(e) => void onPick(e as ChangeEvent<HTMLInputElement>)}
           />
         </Form.Group>
         {alert && (
@@ -203,8 +240,25 @@ export default function UploadPage() {
             </tbody>
           </Table>
         )}
+        <Form.Check
+          type="switch"
+          id={`${inputId}-device`}
+          className="mb-2"
+          label={t('diagnosis.device.choose')}
+          checked={onDevice}
+          disabled={!online}
+          onChange={(e) => setPreferred(e.target.checked)}
+          data-testid="device-mode"
+        />
+        {onDevice && (
+          <p className="small text-body-secondary" data-testid="device-mode-note">
+            {online && preferred
+              ? t('diagnosis.device.chosenNote')
+              : t('diagnosis.device.offlineNote')}
+          </p>
+        )}
         <Button type="submit" variant="success" disabled={progress !== null}>
-          {t('diagnosis.upload.send')}
+          {onDevice ? t('diagnosis.device.keep') : t('diagnosis.upload.send')}
         </Button>
         <div role="status" aria-live="polite" className="mt-2">
           {progress && t('diagnosis.upload.sending', progress)}
@@ -221,8 +275,51 @@ export default function UploadPage() {
       </Form>
 
       <h2 className="h5 mt-4">{t('diagnosis.upload.uploaded')}</h2>
+      {kept.length > 0 && (
+        <Table responsive size="sm" className="align-middle" data-testid="device-list">
+          <caption className="caption-top">{t('diagnosis.device.keptCaption')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{cols('image')}</th>
+              <th scope="col">{cols('name')}</th>
+              <th scope="col">{cols('size')}</th>
+              <th scope="col">{cols('actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {kept.map((item) => (
+              <tr key={item.id}>
+                <td>
+                  <img
+                    src={keptUrls[item.id]}
+                    alt={item.name}
+                    width={64}
+                    height={64}
+                    className="preview-thumb"
+                  />
+                </td>
+                <td className="text-break">
+                  {item.name}{' '}
+                  <span className="badge text-bg-secondary">
+                    {t('diagnosis.device.onThisDevice')}
+                  </span>
+                </td>
+                <td>{humanFileSize(item.size)}</td>
+                <td>
+                  <Button size="sm" variant="outline-danger" onClick={() => setKeptToRemove(item)}>
+                    {t('diagnosis.upload.remove')}
+                    <span className="visually-hidden">: {item.name}</span>
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
       {uploaded.length === 0 ? (
-        <p className="text-body-secondary">{t('diagnosis.upload.noneUploaded')}</p>
+        kept.length === 0 && (
+          <p className="text-body-secondary">{t('diagnosis.upload.noneUploaded')}</p>
+        )
       ) : (
         <Table responsive size="sm" className="align-middle" data-testid="uploaded-list">
           <thead>
@@ -270,7 +367,7 @@ export default function UploadPage() {
         </Table>
       )}
 
-      {uploaded.length > 0 ? (
+      {uploaded.length + kept.length > 0 ? (
         <Link className="btn btn-primary btn-lg mt-2" to={ROUTES.predictRows}>
           {t('diagnosis.upload.identify')}
         </Link>
@@ -280,7 +377,14 @@ export default function UploadPage() {
         </Button>
       )}
 
-      <Modal show={toRemove !== null} onHide={() => setToRemove(null)} centered>
+      <Modal
+        show={toRemove !== null || keptToRemove !== null}
+        onHide={() => {
+          setToRemove(null);
+          setKeptToRemove(null);
+        }}
+        centered
+      >
         <Modal.Header closeButton>
           <Modal.Title as="h2" className="h5">
             {t('diagnosis.upload.confirmTitle')}
@@ -289,9 +393,16 @@ export default function UploadPage() {
         <Modal.Body>
           <p className="mb-0">{UPLOAD_MESSAGES.confirmRemove}</p>
           {toRemove && <p className="small text-body-secondary mb-0">{toRemove.name_img}</p>}
+          {keptToRemove && <p className="small text-body-secondary mb-0">{keptToRemove.name}</p>}
         </Modal.Body>
         <Modal.Footer>
-          <Button variant="secondary" onClick={() => setToRemove(null)}>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              setToRemove(null);
+              setKeptToRemove(null);
+            }}
+          >
             {t('diagnosis.upload.cancel')}
           </Button>
           <Button variant="danger" onClick={() => void confirmRemove()}>

@@ -1,0 +1,224 @@
+/**
+ * The shipped MobileNet in the browser (onnxruntime-web, WebAssembly): the same model file and
+ * card the server loaded, fetched from the product itself, checked against the card's sha256,
+ * and kept in the Cache Storage so they are downloaded once and work offline afterwards.
+ * Nothing here is in the landing page's JavaScript: onnxruntime-web is imported on first use.
+ */
+import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
+import { DEVICE_MODEL_ID, DEVICE_PATHS } from '@diagrodl/contracts';
+import { CLASS_IDS } from '@diagrodl/contracts/classes';
+import { inputProblem } from '@diagrodl/contracts/inference/preprocess';
+import { type ModelCard, parseModelCard } from '@diagrodl/contracts/model-card';
+
+type Ort = typeof import('onnxruntime-web/wasm');
+type Session = Awaited<ReturnType<Ort['InferenceSession']['create']>>;
+
+/** Cache Storage bucket for the model, its card and the WebAssembly runtime. */
+export const DEVICE_CACHE = 'diagrodl-ondevice-v1';
+export const MODEL_URL = DEVICE_PATHS.model(DEVICE_MODEL_ID);
+export const CARD_URL = DEVICE_PATHS.card(DEVICE_MODEL_ID);
+export const WASM_URL = wasmUrl;
+
+export interface DeviceModel {
+  ort: Ort;
+  session: Session;
+  card: ModelCard;
+}
+
+export interface DownloadProgress {
+  loaded: number;
+  /** 0 while unknown. */
+  total: number;
+}
+
+let loading: Promise<DeviceModel> | null = null;
+const listeners = new Set<(p: DownloadProgress) => void>();
+let progress: DownloadProgress = { loaded: 0, total: 0 };
+
+function report(p: DownloadProgress): void {
+  progress = p;
+  for (const l of listeners) l(p);
+}
+
+/** Follows the download of the model and runtime (returns the unsubscribe function). */
+export function onDownloadProgress(fn: (p: DownloadProgress) => void): () => void {
+  listeners.add(fn);
+  fn(progress);
+  return () => listeners.delete(fn);
+}
+
+async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Reads a response body, reporting each chunk. */
+async function readBody(res: Response, onBytes: (n: number) => void): Promise<ArrayBuffer> {
+  if (!res.body) {
+    const buf = await res.arrayBuffer();
+    onBytes(buf.byteLength);
+    return buf;
+  }
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    size += value.length;
+    onBytes(value.length);
+  }
+  const out = new Uint8Array(size);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out.buffer;
+}
+
+/** The card: from the server when it answers (the cached copy is refreshed), else the cached one. */
+async function loadCard(cache: Cache): Promise<ModelCard> {
+  let res: Response | undefined;
+  if (navigator.onLine) {
+    try {
+      const fresh = await fetch(CARD_URL, { cache: 'no-cache', credentials: 'same-origin' });
+      if (fresh.ok) {
+        await cache.put(CARD_URL, fresh.clone());
+        res = fresh;
+      }
+    } catch {
+      res = undefined;
+    }
+  }
+  res ??= await cache.match(CARD_URL);
+  if (!res) throw new Error('offline-not-ready');
+  const card = parseModelCard(await res.json());
+  if (card.classes.join() !== CLASS_IDS.join()) throw new Error('the card lists other classes');
+  const problem = inputProblem(card.input);
+  if (problem) throw new Error(problem);
+  return card;
+}
+
+/** A file from the cache if there and `valid`, else downloaded (and cached). */
+async function cachedBytes(
+  cache: Cache,
+  url: string,
+  valid: (bytes: ArrayBuffer) => Promise<boolean>,
+  onBytes: (n: number, total: number) => void,
+): Promise<ArrayBuffer> {
+  const hit = await cache.match(url);
+  if (hit) {
+    const bytes = await hit.arrayBuffer();
+    if (await valid(bytes)) return bytes;
+  }
+  if (!navigator.onLine) throw new Error('offline-not-ready');
+  const res = await fetch(url, { credentials: 'same-origin' });
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  const total = Number(res.headers.get('Content-Length') ?? 0);
+  const bytes = await readBody(res, (n) => onBytes(n, total));
+  if (!(await valid(bytes))) throw new Error(`${url}: the file does not match its card`);
+  await cache.put(
+    url,
+    new Response(bytes, { headers: { 'Content-Type': res.headers.get('Content-Type') ?? '' } }),
+  );
+  return bytes;
+}
+
+interface Files {
+  card: ModelCard;
+  model: ArrayBuffer;
+  wasm: ArrayBuffer;
+}
+
+/** The card, the model file (checked against the card) and the runtime, from cache or network. */
+async function files(): Promise<Files> {
+  const cache = await caches.open(DEVICE_CACHE);
+  const card = await loadCard(cache);
+  let modelLoaded = 0;
+  let wasmLoaded = 0;
+  let wasmTotal = 0;
+  const tick = () =>
+    report({ loaded: modelLoaded + wasmLoaded, total: card.file.size_bytes + wasmTotal });
+  const [model, wasm] = await Promise.all([
+    cachedBytes(
+      cache,
+      MODEL_URL,
+      async (b) =>
+        b.byteLength === card.file.size_bytes && (await sha256Hex(b)) === card.file.sha256,
+      (n) => {
+        modelLoaded += n;
+        tick();
+      },
+    ),
+    cachedBytes(
+      cache,
+      WASM_URL,
+      async (b) => b.byteLength > 0,
+      (n, total) => {
+        wasmLoaded += n;
+        wasmTotal = total;
+        tick();
+      },
+    ),
+  ]);
+  // older runtimes (another hashed file name) are not kept
+  for (const req of await cache.keys()) {
+    const path = new URL(req.url).pathname;
+    if (![MODEL_URL, CARD_URL, WASM_URL].includes(path)) await cache.delete(req);
+  }
+  report({ loaded: model.byteLength + wasm.byteLength, total: model.byteLength + wasm.byteLength });
+  return { card, model, wasm };
+}
+
+let preparing: Promise<void> | null = null;
+
+/** Makes sure the model and the runtime are on the device (downloads them once), without running them. */
+export function prepareDeviceModel(): Promise<void> {
+  preparing ??= files()
+    .then(() => undefined)
+    .finally(() => {
+      preparing = null;
+    });
+  return preparing;
+}
+
+async function load(): Promise<DeviceModel> {
+  const { card, model, wasm } = await files();
+  const ort = await import('onnxruntime-web/wasm');
+  ort.env.wasm.wasmBinary = wasm;
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.proxy = false;
+  const session = await ort.InferenceSession.create(new Uint8Array(model), {
+    executionProviders: ['wasm'],
+    graphOptimizationLevel: 'all',
+  });
+  for (const name of ['input']) {
+    if (!session.inputNames.includes(name)) throw new Error(`the model has no '${name}' input`);
+  }
+  for (const name of ['probabilities', 'cam']) {
+    if (!session.outputNames.includes(name)) throw new Error(`the model has no '${name}' output`);
+  }
+  if (card.rejection.leaf_threshold !== undefined && !session.outputNames.includes('leaf')) {
+    throw new Error("the card has a leaf_threshold but the model has no 'leaf' output");
+  }
+  return { ort, session, card };
+}
+
+/** The model, ready to run (loaded once per page; downloaded once per device). */
+export function loadDeviceModel(): Promise<DeviceModel> {
+  loading ??= load().catch((err: unknown) => {
+    loading = null;
+    throw err;
+  });
+  return loading;
+}
+
+/** Whether the model, its card and the runtime are all in the cache (diagnosis works offline). */
+export async function deviceModelCached(): Promise<boolean> {
+  if (!('caches' in window)) return false;
+  const cache = await caches.open(DEVICE_CACHE);
+  const hits = await Promise.all([MODEL_URL, CARD_URL, WASM_URL].map((u) => cache.match(u)));
+  return hits.every(Boolean);
+}

@@ -1,0 +1,83 @@
+/**
+ * Keeping photos on the device and identifying them there: the same upload rules as the server
+ * (type and size before anything is kept), results and heatmaps stored in IndexedDB.
+ */
+import {
+  DEVICE_MODEL_ID,
+  DIAGNOSIS_MESSAGES as M,
+  type DeviceResult,
+  UPLOAD_LIMITS,
+} from '@diagrodl/contracts';
+import { type DevicePhoto, listDevicePhotos, putDevicePhoto, updateDevicePhoto } from './store.ts';
+
+/** Why a file cannot be kept for diagnosis (the server's own messages), or null. */
+export function photoProblem(file: File): string | null {
+  if (file.size === 0) return M.emptyFile;
+  if (file.size > UPLOAD_LIMITS.maxBytes) return M.tooLarge;
+  if (!(UPLOAD_LIMITS.types as readonly string[]).includes(file.type)) return M.badType;
+  return null;
+}
+
+/** Keeps a picked photo on the device, waiting for identification. */
+export async function keepOnDevice(owner: string, file: File): Promise<DevicePhoto> {
+  const problem = photoProblem(file);
+  if (problem) throw new Error(problem);
+  const record: DevicePhoto = {
+    id: crypto.randomUUID(),
+    owner,
+    name: file.name,
+    type: file.type,
+    size: file.size,
+    photo: file,
+    addedAt: new Date().toISOString(),
+    status: 'pending',
+    inWorkingSet: true,
+    sync: 'unsent',
+  };
+  await putDevicePhoto(record);
+  return record;
+}
+
+/**
+ * Identifies this user's photos waiting on the device, one at a time (progress after each).
+ * Returns how many could not be read (they are left out, as the server drops them).
+ */
+export async function identifyOnDevice(
+  owner: string,
+  onProgress: (done: number, total: number) => void,
+): Promise<{ total: number; failed: number }> {
+  const pending = (await listDevicePhotos(owner)).filter(
+    (p) => p.status === 'pending' && p.inWorkingSet,
+  );
+  onProgress(0, pending.length);
+  if (!pending.length) return { total: 0, failed: 0 };
+  // onnxruntime-web and the model only load here, never with the landing page
+  const { loadDeviceModel } = await import('./model.ts');
+  const { diagnosePhoto, renderHeatmap } = await import('./classify.ts');
+  const model = await loadDeviceModel();
+  let failed = 0;
+  for (const [i, p] of pending.entries()) {
+    try {
+      const { decision, cam } = await diagnosePhoto(model, p.photo);
+      const result: DeviceResult = {
+        label: decision.label,
+        probability: decision.probability,
+        accepted: decision.accepted,
+        reason: decision.reason,
+        leaf_probability: decision.leafProbability,
+        top3: decision.top3,
+        model: DEVICE_MODEL_ID,
+        diagnosed_at: new Date().toISOString(),
+      };
+      const heatmap = await renderHeatmap(p.photo, cam);
+      await updateDevicePhoto(p.id, { status: 'done', result, heatmap, sync: 'unsent' });
+    } catch (err) {
+      console.error('on-device diagnosis failed', p.name, err);
+      failed++;
+    }
+    onProgress(i + 1, pending.length);
+    // let the page paint the progress bar between photos
+    await new Promise((r) => setTimeout(r, 0));
+  }
+  return { total: pending.length, failed };
+}

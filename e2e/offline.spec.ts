@@ -1,0 +1,183 @@
+// Issue 18: in the field without signal. The installed app works offline after the first visit
+// (disease pages, the main-line designer), diagnoses on the device (two leaves and a cat: the
+// refusal), keeps the diagnoses through a reload, asks before logging out would discard them,
+// and sends them to the history once each when the connection returns. And the browser's
+// tensor equals the server's within 1e-3 on the same JPEG.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { notLeafJpeg } from '../apps/server/src/testing/not-leaf-photo.ts';
+import { preprocessImage } from '../apps/server/src/inference/preprocess.ts';
+import { expect, expectAccessible, shot, test } from './fixtures.ts';
+
+const assets = path.join(import.meta.dirname, 'assets');
+const LEAVES = ['late_blight_leaf.jpg', 'early_blight_leaf.jpg'];
+
+/** Waits until the service worker controls the page and has precached everything. */
+async function installed(page: Page): Promise<void> {
+  await page.waitForFunction(
+    async () => {
+      const reg = await navigator.serviceWorker.getRegistration();
+      if (reg?.active?.state !== 'activated' || !navigator.serviceWorker.controller) return false;
+      const wanted = ((await (await fetch('/sw.js')).text()).match(/"url":/g) ?? []).length;
+      const name = (await caches.keys()).find((n) => n.includes('precache'));
+      const have = name ? (await (await caches.open(name)).keys()).length : 0;
+      return wanted > 0 && have >= wanted;
+    },
+    undefined,
+    { timeout: 120_000, polling: 500 },
+  );
+}
+
+/** The on-device model and runtime are in the cache (the diagnosis pages fetch them once). */
+async function deviceReady(page: Page): Promise<void> {
+  await expect(page.getByTestId('device-readiness')).toHaveAttribute('data-state', 'ready', {
+    timeout: 120_000,
+  });
+}
+
+test.describe('offline: the installed app', () => {
+  test.describe.configure({ timeout: 420_000 });
+
+  test('works without signal, diagnoses on the device, and syncs each diagnosis once', async ({
+    userPage: page,
+    context,
+  }) => {
+    // first visit, online: the app installs itself and keeps the model
+    await page.goto('/DiAgroDL');
+    await installed(page);
+    await deviceReady(page);
+    const manifest = await page.request.get('/manifest.webmanifest');
+    expect(await manifest.json()).toMatchObject({ short_name: 'DiAgroDL', start_url: '/' });
+
+    await context.setOffline(true);
+
+    // a disease page with its images, and the main-line designer
+    await page.goto('/Late_blight');
+    await expect(page.getByTestId('offline-notice')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(/Tizón tardío/i);
+    const img = page.locator('img[src*="/Disease/"]').first();
+    await img.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0))
+      .toBe(true);
+    await page.goto('/Principal_designer');
+    await expect(page.getByTestId('offline-notice')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await shot(page, 'offline-notice-mainline-es');
+    const manual = await page.evaluate(async () => (await fetch('/user_manual.pdf')).status);
+    expect(manual).toBe(200);
+
+    // diagnose three photos on the device: two leaves and a cat
+    await page.goto('/Custom');
+    await deviceReady(page);
+    await page.getByRole('button', { name: 'Enviar configuración' }).click();
+    await page.getByRole('link', { name: 'Subir imágenes' }).click();
+    await expect(page).toHaveURL(/\/upload$/);
+    await expect(page.getByTestId('camera-input')).toHaveAttribute('capture', 'environment');
+    await expect(page.getByTestId('device-mode-note')).toBeVisible();
+    await page.getByLabel(/Elige una o varias fotos/).setInputFiles([
+      ...LEAVES.map((f) => ({
+        name: f,
+        mimeType: 'image/jpeg',
+        buffer: fs.readFileSync(path.join(assets, f)),
+      })),
+      { name: 'gato.jpg', mimeType: 'image/jpeg', buffer: await notLeafJpeg() },
+    ]);
+    await page.getByRole('button', { name: 'Guardar en este dispositivo' }).click();
+    await expect(page.getByTestId('device-list').locator('tbody tr')).toHaveCount(3);
+    await expectAccessible(page, '/upload offline');
+    await page.getByRole('link', { name: 'Identificar y diagnosticar imágenes' }).click();
+    await page.getByRole('button', { name: 'Iniciar identificación' }).click();
+    await expect(page.getByTestId('predict-status')).toHaveText(
+      'Identificación terminada: 3 imágenes.',
+      { timeout: 180_000 },
+    );
+    await page.getByRole('link', { name: 'Visualizar diagnóstico' }).click();
+    await expect(page.getByTestId('report-offline')).toBeVisible();
+    await page.getByRole('link', { name: 'Visualizar resultados del diagnóstico' }).click();
+    await page.getByRole('button', { name: 'Mostrar el diagnóstico' }).click();
+    const rows = page.getByTestId('diagnosis-row');
+    await expect(rows).toHaveCount(3);
+    const cat = rows.filter({ hasText: 'gato.jpg' });
+    await expect(cat).toHaveAttribute('data-reason', 'not_leaf');
+    await expect(cat.getByTestId('row-label')).toHaveText('No parece una hoja de tomate');
+    await expect(cat.getByTestId('row-hint')).toBeVisible();
+    const heat = rows.first().getByTestId('heatmap');
+    await expect
+      .poll(() => heat.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0))
+      .toBe(true);
+    await expect(rows.getByTestId('row-device')).toHaveCount(3);
+    await shot(page, 'offline-results-es');
+
+    // a reload while offline keeps the unsent diagnoses
+    await page.goto('/Historial');
+    await page.reload();
+    const history = page.getByTestId('history-table');
+    await expect(history.locator('tbody tr[data-device="unsent"]')).toHaveCount(3);
+    await expect(history.getByTestId('history-device').first()).toHaveText('en este dispositivo');
+    await expect(page.getByTestId('history-offline')).toBeVisible();
+    await expectAccessible(page, '/Historial offline');
+    await shot(page, 'offline-history-device-es');
+
+    // logging out would discard them: asked first; cancelled
+    await page.getByRole('button', { name: 'Cerrar sesión' }).first().click();
+    await expect(page.getByTestId('logout-unsent')).toContainText('3 diagnóstico(s)');
+    await page.getByRole('button', { name: 'Cancelar y conservarlos' }).click();
+    await expect(history.locator('tbody tr[data-device="unsent"]')).toHaveCount(3);
+
+    // back online: each one reaches the server's history once
+    await context.setOffline(false);
+    await expect(page.getByTestId('offline-notice')).toHaveCount(0);
+    await expect(history.locator('tbody tr[data-device="sent"]')).toHaveCount(3, {
+      timeout: 60_000,
+    });
+    await expect(history.locator('tbody tr[data-device="unsent"]')).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId('history-table').locator('tbody tr')).toHaveCount(3);
+    const server = await (await page.request.get('/diagrodl/history/')).json();
+    expect(server).toHaveLength(3);
+    expect(new Set(server.map((h: { client_id: string }) => h.client_id)).size).toBe(3);
+    expect(server.find((h: { name_img: string }) => h.name_img === 'gato.jpg')).toMatchObject({
+      reason: 'not_leaf',
+      model: 'mobilenet',
+    });
+    await shot(page, 'offline-history-synced-es');
+  });
+
+  test("the browser's tensor equals the server's within 1e-3 on the same JPEG", async ({
+    userPage: page,
+  }) => {
+    await page.goto('/Custom');
+    await deviceReady(page);
+    await page.waitForFunction(() => 'diagrodlDevice' in window, undefined, { timeout: 60_000 });
+    const photos: { name: string; bytes: Buffer }[] = [
+      ...[...LEAVES, 'hoja sana.jpg'].map((f) => ({
+        name: f,
+        bytes: fs.readFileSync(path.join(assets, f)),
+      })),
+      { name: 'gato.jpg', bytes: await notLeafJpeg() },
+    ];
+    for (const p of photos) {
+      const browser = await page.evaluate(
+        async ([b64]) => {
+          const bytes = Uint8Array.from(atob(b64 as string), (c) => c.charCodeAt(0));
+          const hook = (
+            window as unknown as {
+              diagrodlDevice: { preprocess(b: Uint8Array, t: string): Promise<number[]> };
+            }
+          ).diagrodlDevice;
+          return hook.preprocess(bytes, 'image/jpeg');
+        },
+        [p.bytes.toString('base64')],
+      );
+      const server = (await preprocessImage(p.bytes)).tensor;
+      expect(browser.length, p.name).toBe(server.length);
+      let maxDiff = 0;
+      for (let i = 0; i < server.length; i++) {
+        maxDiff = Math.max(maxDiff, Math.abs((browser[i] as number) - (server[i] as number)));
+      }
+      expect(maxDiff, `${p.name}: largest difference`).toBeLessThan(1e-3);
+    }
+  });
+});
