@@ -48,4 +48,37 @@ describe('LineChart', () => {
     expect(container.querySelector('line[stroke-dasharray]')).not.toBeNull();
     expect(screen.getByRole('table', { name: 'Profile' })).toBeInTheDocument();
   });
+
+  it('fits the y axis to the data when asked, for small changes far from 0', () => {
+    const yTicks = (yFromZero?: boolean) => {
+      const { container, unmount } = render(
+        <LineChart
+          title="Profile"
+          summary="s"
+          xLabel="x"
+          yLabel="y"
+          formatTick={(v) => String(v)}
+          yFromZero={yFromZero}
+          series={[
+            {
+              id: 'p',
+              label: 'p',
+              color: '#000',
+              points: [
+                { x: 0, y: 12.03 },
+                { x: 56, y: 10 },
+              ],
+            },
+          ]}
+        />,
+      );
+      const ticks = [...container.querySelectorAll('text[text-anchor="end"]')].map((t) =>
+        Number(t.textContent),
+      );
+      unmount();
+      return ticks;
+    };
+    expect(yTicks()[0]).toBe(0);
+    expect(yTicks(false)).toEqual([10, 10.5, 11, 11.5, 12, 12.5]);
+  });
 });

@@ -35,6 +35,8 @@ export interface LineChartProps {
   table?: { caption: string; columns: readonly string[]; rows: readonly (readonly string[])[] };
   svgRef?: Ref<SVGSVGElement>;
   testId?: string;
+  /** The y axis starts at 0 (default) or fits the data, for small changes far from 0. */
+  yFromZero?: boolean;
 }
 
 export const CHART_WIDTH = 640;
@@ -79,6 +81,7 @@ export function LineChart({
   table,
   svgRef,
   testId,
+  yFromZero = true,
 }: LineChartProps) {
   const id = useId();
   // The drawing takes the width it is given (up to CHART_WIDTH), so its text keeps a readable
@@ -104,7 +107,10 @@ export function LineChart({
     xs.length ? Math.max(...xs) : 1,
     narrow ? 3 : 5,
   );
-  const yAxis = niceTicks(ys.length ? Math.min(0, ...ys) : 0, ys.length ? Math.max(...ys) : 1);
+  const yAxis = niceTicks(
+    ys.length ? Math.min(yFromZero ? 0 : Infinity, ...ys) : 0,
+    ys.length ? Math.max(...ys) : 1,
+  );
   // Several series get a legend drawn inside the SVG (so the PDF image carries it too).
   const legend = series.length > 1 ? series : [];
   const perRow = Math.max(1, Math.floor((chartWidth - PAD.left) / LEGEND_ITEM));

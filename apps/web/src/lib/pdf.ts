@@ -21,8 +21,21 @@ export type PdfBlock =
       kind: 'chart';
       heading: string;
       /** The chart as PNG with its size in CSS pixels (see svgToPng), or null to leave it out. */
-      image: { png: Uint8Array; width: number; height: number } | null;
+      image: PdfImage | null;
+    }
+  | {
+      /** Two or more charts side by side, sharing the page width (missing ones left out). */
+      kind: 'charts';
+      heading: string;
+      images: readonly (PdfImage | null)[];
     };
+
+/** A chart as PNG with its size in CSS pixels (see svgToPng). */
+export interface PdfImage {
+  png: Uint8Array;
+  width: number;
+  height: number;
+}
 
 export interface PdfReport {
   title: string;
@@ -254,21 +267,34 @@ export async function buildPdfReport(report: PdfReport): Promise<Uint8Array> {
         w.heading(block.heading);
         drawTable(w, block.columns, block.rows, block.maxRows, report.rowsLeftOut);
         break;
-      case 'chart': {
-        if (!block.image) break;
-        const image = await doc.embedPng(block.image.png);
+      case 'chart':
+      case 'charts': {
+        const images = (block.kind === 'chart' ? [block.image] : block.images).filter(
+          (i): i is PdfImage => i !== null,
+        );
+        if (images.length === 0) break;
+        const gap = 8;
+        const slot = (w.width - gap * (images.length - 1)) / images.length;
+        // One scale for the row: every image fits its slot and the height left on the page.
+        const available = w.y - MARGIN - 4 - 22;
+        let scale = Math.min(1, ...images.map((i) => slot / i.width));
+        const tallest = Math.max(...images.map((i) => i.height * scale));
+        if (tallest > available) scale *= available / tallest;
+        if (Math.max(...images.map((i) => i.height * scale)) < 40) break;
         w.heading(block.heading);
-        const scale = Math.min(w.width / block.image.width, 1);
-        let width = block.image.width * scale;
-        let height = block.image.height * scale;
-        const available = w.y - MARGIN - 4;
-        if (height > available) {
-          width *= available / height;
-          height = available;
+        const top = w.y;
+        let x = MARGIN;
+        for (const image of images) {
+          const height = image.height * scale;
+          page.drawImage(await doc.embedPng(image.png), {
+            x,
+            y: top - height - 4,
+            width: image.width * scale,
+            height,
+          });
+          x += slot + gap;
+          w.y = Math.min(w.y, top - height - 4);
         }
-        if (height < 40) break;
-        w.y -= height + 4;
-        page.drawImage(image, { x: MARGIN, y: w.y, width, height });
         break;
       }
     }

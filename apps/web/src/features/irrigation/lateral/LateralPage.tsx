@@ -1,18 +1,28 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
+import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
 import {
   HydraulicsInputError,
+  DEFAULT_FRICTION_FORMULA,
+  DESIGN_MESSAGES,
+  EMITTER_DEFAULTS,
+  FRICTION_FORMULAS,
+  FRICTION_FORMULA_LABELS,
   LATERAL_DEFAULTS,
   designLateral,
+  isFrictionFormula,
   parseDecimal,
+  type FrictionFormula,
   type LateralInput,
+  type LateralOptions,
   type LateralResult,
 } from '@diagrodl/hydraulics';
 import { ExportBar } from '@/components/ExportBar.tsx';
+import { InlineAlert } from '@/components/InlineAlert.tsx';
 import { LineChart } from '@/components/LineChart.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { svgToPng } from '@/lib/chart-image.ts';
@@ -25,11 +35,13 @@ import {
   loadAutosave,
   readDesignFile,
   toCsv,
+  type CsvCell,
 } from '@/lib/export.ts';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
 import { useNumberFormat } from '@/lib/useNumberFormat.ts';
 import { NumberField, useExportLabels } from '../shared.tsx';
+import { LateralDesignResult, lateralDesignCsv, lateralDesignPdf } from './LateralDesign.tsx';
 import '@/styles/tools.css';
 
 const KIND = 'lateral';
@@ -64,29 +76,88 @@ export const LATERAL_COLUMNS = [
   { name: 'HF+Slope_meter', key: 'hfSlope', digits: 6 },
 ] as const;
 
+/** Issue 20's inputs (beyond the specification): emitter law, uniformity, a fixed lateral. */
+export const LATERAL_EXTRA_FIELDS = [
+  { key: 'x', name: 'x' },
+  { key: 'cv', name: 'Cv' },
+  { key: 'emittersPerPlant', name: 'n' },
+] as const;
+type ExtraKey = (typeof LATERAL_EXTRA_FIELDS)[number]['key'];
+const EXTRA_KEYS = LATERAL_EXTRA_FIELDS.map((f) => f.key);
+const FIX_MODES = ['table', 'length', 'emitters'] as const;
+type FixMode = (typeof FIX_MODES)[number];
+
+interface Extra extends Record<ExtraKey, string> {
+  formula: FrictionFormula;
+  fix: FixMode;
+  fixValue: string;
+}
+
 const defaultRaw = (): Raw =>
   Object.fromEntries(KEYS.map((k) => [k, String(LATERAL_DEFAULTS[k])])) as Raw;
+const defaultExtra = (): Extra => ({
+  formula: DEFAULT_FRICTION_FORMULA,
+  x: String(EMITTER_DEFAULTS.x),
+  cv: String(EMITTER_DEFAULTS.cv),
+  emittersPerPlant: String(EMITTER_DEFAULTS.emittersPerPlant),
+  fix: 'table',
+  fixValue: '',
+});
+
+interface Calculation {
+  input: LateralInput;
+  options: LateralOptions;
+}
 
 interface Saved {
   raw: Raw;
-  input: LateralInput | null;
+  extra: Extra;
+  calculation: Calculation | null;
 }
 
+/** A saved design; files saved before issue 20 have no `extra` and get its defaults. */
 function parseSaved(data: unknown): Saved | null {
   if (!is.record(data) || !is.stringRecord(data.raw, KEYS)) return null;
   const raw = { ...(data.raw as Raw), m: String(LATERAL_DEFAULTS.m) };
-  const input = is.record(data.input) ? toInput(raw) : null;
-  return { raw, input: input && 'value' in input ? input.value : null };
+  const extra = defaultExtra();
+  if (is.record(data.extra)) {
+    const saved = data.extra;
+    if (isFrictionFormula(saved.formula)) extra.formula = saved.formula;
+    if ((FIX_MODES as readonly unknown[]).includes(saved.fix)) extra.fix = saved.fix as FixMode;
+    for (const key of [...EXTRA_KEYS, 'fixValue'] as const) {
+      if (typeof saved[key] === 'string') extra[key] = saved[key];
+    }
+  }
+  const calculated = is.record(data.input) ? toCalculation(raw, extra) : null;
+  return {
+    raw,
+    extra,
+    calculation: calculated && 'value' in calculated ? calculated.value : null,
+  };
 }
 
-function toInput(raw: Raw): { value: LateralInput } | { field: FieldKey; key: string } {
-  const value = { ...LATERAL_DEFAULTS } as LateralInput;
+function toCalculation(
+  raw: Raw,
+  extra: Extra,
+): { value: Calculation } | { field: string; key: string } {
+  const input = { ...LATERAL_DEFAULTS } as LateralInput;
   for (const key of KEYS) {
     const n = parseDecimal(raw[key]);
     if (n === null) return { field: key, key: 'irrigation.notANumber' };
-    value[key] = n;
+    input[key] = n;
   }
-  return { value };
+  const options: LateralOptions = { formula: extra.formula };
+  for (const key of EXTRA_KEYS) {
+    const n = parseDecimal(extra[key]);
+    if (n === null) return { field: key, key: 'irrigation.notANumber' };
+    options[key] = n;
+  }
+  if (extra.fix !== 'table') {
+    const n = parseDecimal(extra.fixValue);
+    if (n === null) return { field: extra.fix, key: 'irrigation.notANumber' };
+    options[extra.fix] = n;
+  }
+  return { value: { input, options } };
 }
 
 export default function LateralPage() {
@@ -96,9 +167,13 @@ export default function LateralPage() {
   const id = useId();
   const saved = useMemo(() => parseSaved(loadAutosave(KIND)), []);
   const [raw, setRaw] = useState<Raw>(() => saved?.raw ?? defaultRaw());
-  const [input, setInput] = useState<LateralInput | null>(() => saved?.input ?? null);
+  const [extra, setExtra] = useState<Extra>(() => saved?.extra ?? defaultExtra());
+  const [calculation, setCalculation] = useState<Calculation | null>(
+    () => saved?.calculation ?? null,
+  );
   const [alert, setAlert] = useState<{ field: string; text: string } | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
+  const profileRef = useRef<SVGSVGElement>(null);
   const labels = useExportLabels();
   const first = useRef(true);
 
@@ -107,17 +182,18 @@ export default function LateralPage() {
       first.current = false;
       return;
     }
-    autosave(KIND, { raw, input });
-  }, [raw, input]);
+    autosave(KIND, { raw, extra, input: calculation?.input ?? null });
+  }, [raw, extra, calculation]);
 
+  const input = calculation?.input ?? null;
   const result: LateralResult | null = useMemo(() => {
-    if (!input) return null;
+    if (!calculation) return null;
     try {
-      return designLateral(input);
+      return designLateral(calculation.input, calculation.options);
     } catch {
       return null;
     }
-  }, [input]);
+  }, [calculation]);
 
   const cell = (value: number, digits: number) =>
     digits < 0
@@ -129,13 +205,13 @@ export default function LateralPage() {
       : fmt(value, digits);
 
   const calculate = () => {
-    const parsed = toInput(raw);
+    const parsed = toCalculation(raw, extra);
     if ('field' in parsed) {
       setAlert({ field: parsed.field, text: t(parsed.key) });
       return;
     }
     try {
-      designLateral(parsed.value);
+      designLateral(parsed.value.input, parsed.value.options);
     } catch (err) {
       if (err instanceof HydraulicsInputError) {
         setAlert({
@@ -147,14 +223,17 @@ export default function LateralPage() {
       throw err;
     }
     setAlert(null);
-    setInput(parsed.value);
+    setCalculation(parsed.value);
   };
 
   const reset = () => {
     setRaw(defaultRaw());
-    setInput(null);
+    setExtra(defaultExtra());
+    setCalculation(null);
     setAlert(null);
   };
+  const blasius = extra.formula === 'darcy-weisbach-blasius';
+  const formulaName = (f: FrictionFormula) => FRICTION_FORMULA_LABELS[f][lang];
 
   const fieldLabel = (f: (typeof LATERAL_FIELDS)[number]) =>
     `${f.name} · ${t(`irrigation.lateral.fields.${f.key}`)}`;
@@ -169,13 +248,16 @@ export default function LateralPage() {
 
   const csv = () => {
     if (!result || !input) return;
-    const rows: (string | number)[][] = [
+    const rows: CsvCell[][] = [
       [t('irrigation.csv.input'), t('irrigation.csv.value'), t('irrigation.csv.unit')],
-      ...LATERAL_FIELDS.map((f) => [f.name, input[f.key], f.unit]),
+      ...LATERAL_FIELDS.map((f) => [f.name, f.key === 'm' ? result.m : input[f.key], f.unit]),
       [],
       [t('irrigation.lateral.maxEmitters'), result.maxEmitters],
       [t('irrigation.lateral.maxLength'), result.maxLength, 'm'],
       [t('irrigation.lateral.limitLabel'), result.limit, 'm'],
+      [],
+      // Issue 20: the formula, the designed lateral and its profile, before the table.
+      ...lateralDesignCsv(result, t, lang),
       [],
       LATERAL_COLUMNS.map((c) => c.name),
       ...result.rows.map((r) => LATERAL_COLUMNS.map((c) => r[c.key])),
@@ -186,6 +268,7 @@ export default function LateralPage() {
   const pdf = async () => {
     if (!result || !input) return;
     const image = svgRef.current ? await svgToPng(svgRef.current) : null;
+    const profile = profileRef.current ? await svgToPng(profileRef.current) : null;
     // One page holds about 25 rows: every step-th row, always with the first and the last.
     const step = Math.max(1, Math.ceil(result.rows.length / 24));
     const sampled = result.rows.filter(
@@ -202,15 +285,20 @@ export default function LateralPage() {
           kind: 'pairs',
           heading: t('irrigation.pdf.inputs'),
           rows: LATERAL_FIELDS.map(
-            (f) => [fieldLabel(f), `${formatPlain(input[f.key], lang)} ${f.unit}`.trim()] as const,
+            (f) =>
+              [
+                fieldLabel(f),
+                `${formatPlain(f.key === 'm' ? result.m : input[f.key], lang)} ${f.unit}`.trim(),
+              ] as const,
           ),
         },
         { kind: 'text', text: sentence, tone: 'success' },
         { kind: 'text', text: limitText },
+        ...lateralDesignPdf(result, t, lang, fmt),
         {
-          kind: 'chart',
-          heading: t('irrigation.lateral.chartTitle'),
-          image,
+          kind: 'charts',
+          heading: `${t('irrigation.lateral.chartTitle')} · ${t('irrigation.lateral.design.chartTitle')}`,
+          images: [image, profile],
         },
         {
           kind: 'table',
@@ -245,8 +333,9 @@ export default function LateralPage() {
             <Col key={f.key} xs={12} sm={6} lg={4}>
               <NumberField
                 label={fieldLabel(f)}
+                hint={blasius && f.key === 'C' ? t('irrigation.lateral.cUnused') : undefined}
                 unit={f.unit || undefined}
-                value={raw[f.key]}
+                value={f.key === 'm' && blasius ? '1.75' : raw[f.key]}
                 readOnly={f.key === 'm'}
                 onChange={(v) => setRaw((r) => ({ ...r, [f.key]: v }))}
                 alert={alert?.field === f.key ? alert.text : null}
@@ -255,6 +344,72 @@ export default function LateralPage() {
             </Col>
           ))}
         </Row>
+        <fieldset className="mt-3">
+          <legend className="h6 mb-2">{t('irrigation.lateral.design.inputsTitle')}</legend>
+          <Row className="g-3">
+            <Col xs={12} sm={6} lg={4}>
+              <Form.Label htmlFor={`${id}-formula`} className="mb-1">
+                {t('irrigation.formula')}
+              </Form.Label>
+              <Form.Select
+                id={`${id}-formula`}
+                size="sm"
+                value={extra.formula}
+                onChange={(e) =>
+                  setExtra((x) => ({ ...x, formula: e.target.value as FrictionFormula }))
+                }
+                data-testid="lateral-formula"
+              >
+                {FRICTION_FORMULAS.map((f) => (
+                  <option key={f} value={f}>
+                    {formulaName(f)}
+                  </option>
+                ))}
+              </Form.Select>
+            </Col>
+            {LATERAL_EXTRA_FIELDS.map((f) => (
+              <Col key={f.key} xs={12} sm={6} lg={4}>
+                <NumberField
+                  label={`${f.name} · ${t(`irrigation.lateral.design.fields.${f.key}`)}`}
+                  value={extra[f.key]}
+                  onChange={(v) => setExtra((x) => ({ ...x, [f.key]: v }))}
+                  alert={alert?.field === f.key ? alert.text : null}
+                  testId={`lateral-${f.key}`}
+                />
+              </Col>
+            ))}
+            <Col xs={12} sm={6} lg={4}>
+              <Form.Label htmlFor={`${id}-fix`} className="mb-1">
+                {t('irrigation.lateral.design.fix')}
+              </Form.Label>
+              <Form.Select
+                id={`${id}-fix`}
+                size="sm"
+                value={extra.fix}
+                onChange={(e) => setExtra((x) => ({ ...x, fix: e.target.value as FixMode }))}
+                data-testid="lateral-fix"
+              >
+                {FIX_MODES.map((mode) => (
+                  <option key={mode} value={mode}>
+                    {t(`irrigation.lateral.design.fixModes.${mode}`)}
+                  </option>
+                ))}
+              </Form.Select>
+            </Col>
+            {extra.fix !== 'table' && (
+              <Col xs={12} sm={6} lg={4}>
+                <NumberField
+                  label={t(`irrigation.lateral.design.fixValue.${extra.fix}`)}
+                  unit={extra.fix === 'length' ? 'm' : undefined}
+                  value={extra.fixValue}
+                  onChange={(v) => setExtra((x) => ({ ...x, fixValue: v }))}
+                  alert={alert?.field === extra.fix ? alert.text : null}
+                  testId="lateral-fixValue"
+                />
+              </Col>
+            )}
+          </Row>
+        </fieldset>
         <div className="d-flex flex-wrap gap-2 mt-3">
           <Button type="submit" variant="success" data-testid="lateral-calculate">
             {t('irrigation.calculate')}
@@ -300,6 +455,14 @@ export default function LateralPage() {
             ]}
             referenceLines={[{ y: result.limit, label: limitText, color: '#a0182f' }]}
           />
+          {result.blasiusOutOfRange && (
+            <InlineAlert
+              variant="warning"
+              message={DESIGN_MESSAGES[lang].blasiusRange}
+              testId="lateral-blasius-note"
+            />
+          )}
+          <LateralDesignResult result={result} po={input!.Po} svgRef={profileRef} />
           <h3 className="h5" id={`${id}-t`}>
             {t('irrigation.lateral.tableTitle')}
           </h3>
@@ -342,14 +505,15 @@ export default function LateralPage() {
           downloadFile(
             `${fileStem(KIND)}.json`,
             'application/json',
-            JSON.stringify(designFile(KIND, { raw, input }), null, 2),
+            JSON.stringify(designFile(KIND, { raw, extra, input }), null, 2),
           )
         }
         onLoadJson={(text) => {
           const loaded = parseSaved(readDesignFile(text, KIND));
           if (!loaded) return false;
           setRaw(loaded.raw);
-          setInput(loaded.input);
+          setExtra(loaded.extra);
+          setCalculation(loaded.calculation);
           setAlert(null);
           return true;
         }}

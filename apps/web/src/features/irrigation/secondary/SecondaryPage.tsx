@@ -7,13 +7,20 @@ import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
 import {
   HydraulicsInputError,
+  DEFAULT_FRICTION_FORMULA,
+  DESIGN_MESSAGES,
+  FRICTION_FORMULAS,
+  FRICTION_FORMULA_LABELS,
   SECONDARY_FIELD_LABELS,
   SECONDARY_PIPE_TYPES,
   STATUS_HERE,
   addSectionAlert,
   designSecondarySection,
+  isFrictionFormula,
+  parseDecimal,
   sectionCountAlert,
   summarizePipes,
+  summarizePressures,
   validateSecondarySection,
   type SecondarySectionRaw,
   type SecondarySectionResult,
@@ -33,6 +40,7 @@ import {
   loadAutosave,
   readDesignFile,
   toCsv,
+  type CsvCell,
 } from '@/lib/export.ts';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
@@ -50,7 +58,20 @@ const NUMBER_FIELDS = [
   { key: 'se', unit: 'm' },
   { key: 'hfp', unit: 'm' },
 ] as const satisfies readonly { key: Field; unit: string }[];
-const FIELDS: readonly Field[] = ['pipeType', 'nd', 'length', 'qs', 's0', 'se', 'hfp'];
+/** Issue 20's fields, beyond the specification: friction formula, pressure the laterals need. */
+const EXTRA_FIELDS = ['formula', 'pressure'] as const;
+/** The specification's seven fields. */
+const FIELDS: readonly Exclude<Field, (typeof EXTRA_FIELDS)[number]>[] = [
+  'pipeType',
+  'nd',
+  'length',
+  'qs',
+  's0',
+  'se',
+  'hfp',
+];
+/** Pressure proposed for the laterals on a new section, m (the lateral calculator's Po). */
+const DEFAULT_PRESSURE = '10';
 
 interface Unit {
   key: number;
@@ -67,6 +88,8 @@ const emptyRaw = (): SecondarySectionRaw => ({
   s0: '',
   se: '',
   hfp: '',
+  formula: DEFAULT_FRICTION_FORMULA,
+  pressure: DEFAULT_PRESSURE,
 });
 
 /** Validates and designs one section; the result or the alert of the first failing field. */
@@ -98,7 +121,10 @@ function parseSaved(data: unknown): Saved | null {
   const units: Saved['units'] = [];
   for (const u of data.units) {
     if (!is.record(u) || !is.stringRecord(u.raw, FIELDS)) return null;
-    const raw = Object.fromEntries(FIELDS.map((f) => [f, (u.raw as Record<Field, string>)[f]]));
+    const saved = u.raw as Record<string, unknown>;
+    // Files saved before issue 20 have no formula or pressure: the defaults of a new section.
+    const raw = { ...emptyRaw(), ...Object.fromEntries(FIELDS.map((f) => [f, saved[f]])) };
+    for (const f of EXTRA_FIELDS) if (typeof saved[f] === 'string') raw[f] = saved[f];
     units.push({ raw: raw as SecondarySectionRaw, calculated: u.calculated === true });
   }
   return { units, summary: data.summary === true };
@@ -139,6 +165,7 @@ export default function SecondaryPage() {
     null,
   );
   const svgRef = useRef<SVGSVGElement>(null);
+  const profileRef = useRef<SVGSVGElement>(null);
   const labels = useExportLabels();
   const first = useRef(true);
   const { units, summary } = state;
@@ -214,6 +241,37 @@ export default function SecondaryPage() {
     u.result ? [{ section: i + 1, result: u.result }] : [],
   );
   const withStretches = designed.filter((d) => d.result.stretches.length > 0);
+  const formulaName = (f: string | undefined) =>
+    FRICTION_FORMULA_LABELS[isFrictionFormula(f) ? f : DEFAULT_FRICTION_FORMULA][lang];
+  // Issue 20: pressures along each designed section (the inlet, then every outlet).
+  const profiles = designed.flatMap(({ section, result }) => {
+    if (!result.outletPressures || result.inletPressure === null) return [];
+    const input = units[section - 1]!.raw;
+    const s0 = parseDecimal(input.s0) ?? 0;
+    const se = parseDecimal(input.se) ?? 0;
+    const outlets = result.outletPressures.map((pressure, i) => ({
+      outlet: i + 1,
+      distance: s0 + i * se,
+      pressure,
+    }));
+    return [{ section, inlet: result.inletPressure, outlets }];
+  });
+  const pressures = summary ? summarizePressures(designed.map((d) => d.result)) : null;
+  const mainlinePressureText = (required: { section: number }) =>
+    t('irrigation.secondary.mainlinePressure', { n: required.section });
+  const sectionDetail = (result: SecondarySectionResult) =>
+    [
+      `${t('irrigation.formulaUsed', { formula: formulaName(result.formula) })}.`,
+      result.inletPressure === null
+        ? ''
+        : t('irrigation.secondary.inletPressure', {
+            pressure: fmt(result.inletPressure, 2),
+            last: fmt(result.outletPressures!.at(-1)!, 2),
+          }),
+      result.blasiusOutOfRange ? DESIGN_MESSAGES[lang].blasiusRange : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
 
   const series = withStretches.map(({ section, result }, i) => {
     const points: { x: number; y: number }[] = [];
@@ -241,16 +299,20 @@ export default function SecondaryPage() {
   });
 
   const csv = () => {
-    const rows: (string | number)[][] = [
+    const rows: CsvCell[][] = [
       [
         t('irrigation.secondary.section'),
         ...FIELDS.map((f) => SECONDARY_FIELD_LABELS[f]),
         t('irrigation.status'),
+        t('irrigation.formula'),
+        t('irrigation.secondary.fields.pressure'),
       ],
       ...units.map((u, i) => [
         i + 1,
         ...FIELDS.map((f) => u.raw[f]),
         u.result ? u.result.statusText : STATUS_HERE,
+        formulaName(u.result?.formula ?? u.raw.formula),
+        u.raw.pressure,
       ]),
       [],
       [
@@ -269,6 +331,28 @@ export default function SecondaryPage() {
         r.stretch.outlets,
         r.stretch.hf,
       ]),
+      // Issue 20: the formula and inlet pressure of each section, then every outlet's pressure.
+      [],
+      [
+        t('irrigation.secondary.section'),
+        t('irrigation.formula'),
+        t('irrigation.secondary.cols.inletPressure'),
+      ],
+      ...designed.map(({ section, result }) => [
+        section,
+        formulaName(result.formula),
+        result.inletPressure,
+      ]),
+      [],
+      [
+        t('irrigation.secondary.section'),
+        t('irrigation.secondary.cols.outlet'),
+        t('irrigation.secondary.cols.distance'),
+        t('irrigation.secondary.cols.pressure'),
+      ],
+      ...profiles.flatMap(({ section, outlets }) =>
+        outlets.map((o) => [section, o.outlet, o.distance, o.pressure]),
+      ),
     ];
     if (summary) {
       rows.push(
@@ -281,12 +365,19 @@ export default function SecondaryPage() {
         ],
         ...summary.map((r) => [r.pipeType, r.nominalDiameter, r.totalLength, r.adjustedLength]),
       );
+      if (pressures?.required) {
+        rows.push(
+          [],
+          [mainlinePressureText(pressures.required), pressures.required.inletPressure, 'm'],
+        );
+      }
     }
     downloadFile(`${fileStem(KIND)}.csv`, 'text/csv;charset=utf-8', toCsv(rows));
   };
 
   const pdf = async () => {
     const image = svgRef.current ? await svgToPng(svgRef.current) : null;
+    const profile = profileRef.current ? await svgToPng(profileRef.current) : null;
     // pdf-lib is large: it loads only when a PDF is asked for.
     const { buildPdfReport } = await import('@/lib/pdf.ts');
     const bytes = await buildPdfReport({
@@ -297,8 +388,18 @@ export default function SecondaryPage() {
         {
           kind: 'table',
           heading: t('irrigation.pdf.inputs'),
-          columns: ['#', ...FIELDS.map((f) => SECONDARY_FIELD_LABELS[f])],
-          rows: units.map((u, i) => [String(i + 1), ...FIELDS.map((f) => u.raw[f])]),
+          columns: [
+            '#',
+            ...FIELDS.map((f) => SECONDARY_FIELD_LABELS[f]),
+            t('irrigation.formula'),
+            t('irrigation.secondary.fields.pressure'),
+          ],
+          rows: units.map((u, i) => [
+            String(i + 1),
+            ...FIELDS.map((f) => u.raw[f]),
+            formulaName(u.raw.formula),
+            u.raw.pressure ?? '',
+          ]),
           maxRows: 12,
         },
         {
@@ -322,11 +423,14 @@ export default function SecondaryPage() {
           ]),
           maxRows: 14,
         },
-        ...designed.map(({ result }) => ({
-          kind: 'text' as const,
-          text: `${t('irrigation.secondary.sectionN', { n: result.section })}: ${result.message}`,
-          tone: result.status === 'ok' ? ('success' as const) : ('danger' as const),
-        })),
+        ...designed.flatMap(({ result }) => [
+          {
+            kind: 'text' as const,
+            text: `${t('irrigation.secondary.sectionN', { n: result.section })}: ${result.message}`,
+            tone: result.status === 'ok' ? ('success' as const) : ('danger' as const),
+          },
+          { kind: 'text' as const, text: sectionDetail(result) },
+        ]),
         ...(summary
           ? [
               {
@@ -346,12 +450,21 @@ export default function SecondaryPage() {
                 ]),
                 maxRows: 10,
               },
+              ...(pressures?.required
+                ? [
+                    {
+                      kind: 'text' as const,
+                      text: `${mainlinePressureText(pressures.required)}: ${fmt(pressures.required.inletPressure, 2)} m`,
+                      tone: 'success' as const,
+                    },
+                  ]
+                : []),
             ]
           : []),
         {
-          kind: 'chart',
-          heading: t('irrigation.secondary.chartTitle'),
-          image,
+          kind: 'charts',
+          heading: `${t('irrigation.secondary.chartTitle')} · ${t('irrigation.secondary.profileTitle')}`,
+          images: [image, profile],
         },
       ],
     });
@@ -451,6 +564,29 @@ export default function SecondaryPage() {
             </div>
           )}
           <p className="small text-body-secondary mb-0">{t('irrigation.secondary.summaryNote')}</p>
+          {pressures && pressures.sections.length > 0 && (
+            <div className="mt-3" data-testid="secondary-pressures">
+              <h3 className="h6">{t('irrigation.secondary.pressuresTitle')}</h3>
+              <ul className="mb-2">
+                {pressures.sections.map((p) => (
+                  <li key={p.section} data-section={p.section}>
+                    {t('irrigation.secondary.sectionPressure', {
+                      n: p.section,
+                      pressure: fmt(p.inletPressure, 2),
+                    })}
+                  </li>
+                ))}
+              </ul>
+              {pressures.required && (
+                <p className="tool-sentence mb-0" data-testid="secondary-mainline-pressure">
+                  {t('irrigation.secondary.mainlineSentence', {
+                    n: pressures.required.section,
+                    pressure: fmt(pressures.required.inletPressure, 2),
+                  })}
+                </p>
+              )}
+            </div>
+          )}
         </section>
       )}
 
@@ -477,6 +613,39 @@ export default function SecondaryPage() {
               fmt(r.from, 2),
               fmt(r.to, 2),
               fmt(r.stretch.nominalDiameter, 0),
+            ]),
+          }}
+        />
+      )}
+
+      {profiles.length > 0 && (
+        <LineChart
+          svgRef={profileRef}
+          testId="secondary-profile"
+          yFromZero={false}
+          title={t('irrigation.secondary.profileTitle')}
+          summary={t('irrigation.secondary.profileSummary', { n: profiles.length })}
+          xLabel={t('irrigation.secondary.chartX')}
+          yLabel={t('irrigation.secondary.cols.pressure')}
+          formatTick={(v) => formatNumber(v, lang, { maximumFractionDigits: 2 })}
+          series={profiles.map(({ section, inlet, outlets }, i) => ({
+            id: `p${section}`,
+            label: t('irrigation.secondary.sectionN', { n: section }),
+            color: CHART_COLORS[i % CHART_COLORS.length]!,
+            points: [{ x: 0, y: inlet }, ...outlets.map((o) => ({ x: o.distance, y: o.pressure }))],
+            markers: outlets.length <= 40,
+          }))}
+          table={{
+            caption: t('irrigation.secondary.profileTitle'),
+            columns: [
+              t('irrigation.secondary.section'),
+              t('irrigation.secondary.cols.inletPressure'),
+              t('irrigation.secondary.cols.lastPressure'),
+            ],
+            rows: profiles.map((p) => [
+              String(p.section),
+              fmt(p.inlet, 2),
+              fmt(p.outlets.at(-1)!.pressure, 2),
             ]),
           }}
         />
@@ -591,6 +760,39 @@ function SectionForm({
             </Col>
           ))}
         </Row>
+        <Row className="g-2 mt-1">
+          <Col xs={12} sm={6} lg={4}>
+            <Form.Label htmlFor={`${id}-formula`} className="mb-1">
+              {t('irrigation.formula')}
+            </Form.Label>
+            <Form.Select
+              id={`${id}-formula`}
+              size="sm"
+              value={unit.raw.formula ?? DEFAULT_FRICTION_FORMULA}
+              isInvalid={Boolean(alertFor('formula'))}
+              onChange={(e) => onRaw('formula', e.target.value)}
+              data-testid="secondary-formula"
+            >
+              {FRICTION_FORMULAS.map((f) => (
+                <option key={f} value={f}>
+                  {FRICTION_FORMULA_LABELS[f][lang]}
+                </option>
+              ))}
+            </Form.Select>
+            <InlineAlert message={alertFor('formula')} testId="secondary-formula-alert" />
+          </Col>
+          <Col xs={12} sm={6} lg={4}>
+            <NumberField
+              label={t('irrigation.secondary.fields.pressure')}
+              hint={t('irrigation.secondary.pressureHint')}
+              unit="m"
+              value={unit.raw.pressure ?? ''}
+              onChange={(v) => onRaw('pressure', v)}
+              alert={alertFor('pressure')}
+              testId="secondary-pressure"
+            />
+          </Col>
+        </Row>
         <SectionActions tool="secondary" onClear={onClear} onDelete={onDelete} className="mt-3" />
       </form>
       <div className="mt-2">
@@ -662,7 +864,94 @@ function SectionForm({
             </Table>
           </div>
         )}
+        {result && <SectionPressures result={result} section={section} lang={lang} />}
       </div>
     </section>
+  );
+}
+
+/** Issue 20: a section's formula, inlet pressure and the pressure at every outlet. */
+function SectionPressures({
+  result,
+  section,
+  lang,
+}: {
+  result: SecondarySectionResult;
+  section: number;
+  lang: Language;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const f = (v: number, d: number) =>
+    formatNumber(v, lang, { minimumFractionDigits: d, maximumFractionDigits: d });
+  const pressures = result.outletPressures;
+  return (
+    <div className="mt-2">
+      <p className="small mb-1" data-testid="secondary-formula-used">
+        {t('irrigation.formulaUsed', {
+          formula: FRICTION_FORMULA_LABELS[result.formula][lang],
+        })}
+      </p>
+      {result.blasiusOutOfRange && (
+        <InlineAlert
+          variant="warning"
+          message={DESIGN_MESSAGES[lang].blasiusRange}
+          testId="secondary-blasius-note"
+        />
+      )}
+      {pressures && result.inletPressure !== null && (
+        <>
+          <p className="mb-1 fw-semibold" data-testid="secondary-inlet-pressure">
+            {t('irrigation.secondary.inletPressure', {
+              pressure: f(result.inletPressure, 2),
+              last: f(pressures.at(-1)!, 2),
+            })}
+          </p>
+          <button
+            type="button"
+            className="btn btn-sm btn-outline-secondary"
+            aria-expanded={open}
+            aria-controls={`${id}-outlets`}
+            onClick={() => setOpen((v) => !v)}
+            data-testid="secondary-outlets-toggle"
+          >
+            {t(open ? 'irrigation.secondary.hideOutlets' : 'irrigation.secondary.showOutlets', {
+              n: pressures.length,
+            })}
+          </button>
+          {open && (
+            <div
+              id={`${id}-outlets`}
+              className="tool-table-scroll mt-2"
+              tabIndex={0}
+              role="region"
+              aria-label={t('irrigation.secondary.outletsCaption', { n: section })}
+            >
+              <Table size="sm" striped className="tool-table" data-testid="secondary-outlets">
+                <thead>
+                  <tr>
+                    <th scope="col" className="num">
+                      {t('irrigation.secondary.cols.outlet')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('irrigation.secondary.cols.pressure')}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {pressures.map((p, i) => (
+                    <tr key={i}>
+                      <td className="num">{f(i + 1, 0)}</td>
+                      <td className="num">{f(p, 3)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            </div>
+          )}
+        </>
+      )}
+    </div>
   );
 }
