@@ -1,0 +1,195 @@
+// Diagnosis on the device (issue 18), in headless Chromium (Debian's /usr/bin/chromium) against
+// the built app served by the real server. Prints:
+//  - what a first visit downloads for offline use: the service worker's precache (app shell,
+//    pages, disease images, manual) and the diagnosis pages' own cache (model, card, WebAssembly
+//    runtime), in bytes as served (the server sends them uncompressed);
+//  - the time to diagnose 20 photos in the browser (JPEG bytes to decision: decode, shared
+//    preprocessing, onnxruntime-web WASM, shared decision rule), goal < 3 s, after a one-photo
+//    warm-up that loads the model (printed apart), plus p50/p95 per photo.
+// Run after `npm run build` (WEB_DIST / SERVER_DIST choose other builds, as for the e2e tests).
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const webDist = path.resolve(root, process.env.WEB_DIST ?? 'apps/web/dist');
+const serverMain = path.resolve(root, process.env.SERVER_DIST ?? 'apps/server/dist', 'main.js');
+const port = 19000 + Math.floor(Math.random() * 1000);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-bench-device-'));
+const base = `http://127.0.0.1:${port}`;
+const MB = (n) => `${(n / 1024 / 1024).toFixed(2)} MB`;
+
+/** 20 photos: two of each PlantVillage class when the shared data is there, else the e2e photos. */
+function photos() {
+  const pv = path.resolve(root, '../shared/data/plantvillage-tomato');
+  const out = [];
+  if (fs.existsSync(pv)) {
+    for (const dir of fs.readdirSync(pv).sort()) {
+      const files = fs
+        .readdirSync(path.join(pv, dir))
+        .filter((f) => /\.jpe?g$/i.test(f))
+        .sort();
+      for (const f of files.slice(0, 2)) out.push(path.join(pv, dir, f));
+    }
+  }
+  const assets = path.join(root, 'e2e/assets');
+  const spare = fs.readdirSync(assets).filter((f) => f.endsWith('.jpg'));
+  for (let i = 0; out.length < 20; i++) out.push(path.join(assets, spare[i % spare.length]));
+  return out.slice(0, 20);
+}
+
+const server = spawn(process.execPath, [serverMain], {
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    WEB_DIST: webDist,
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+try {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      /* not yet */
+    }
+    if (i > 600) throw new Error('the server did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'apps/server/src/cli/create-user.ts',
+      '--user',
+      'Banco0001',
+      '--password',
+      'Clave-Banco-2026',
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      stdio: 'pipe',
+    },
+  );
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const context = await browser.newContext({ baseURL: base });
+  const page = await context.newPage();
+  await page.request.get('/api/session/');
+  const csrf = (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '';
+  const login = await page.request.post('/api/login/', {
+    data: { username: 'Banco0001', password: 'Clave-Banco-2026' },
+    headers: { 'X-CSRFToken': csrf },
+  });
+  if (!login.ok()) throw new Error(`login failed: ${login.status()}`);
+
+  // first visit: the tool's page installs the app and keeps the model
+  await page.goto('/Custom');
+  await page.waitForSelector('[data-testid="device-readiness"][data-state="ready"]', {
+    timeout: 300_000,
+  });
+  await page.waitForFunction(
+    async () => {
+      const wanted = ((await (await fetch('/sw.js')).text()).match(/"url":/g) ?? []).length;
+      const name = (await caches.keys()).find((n) => n.includes('precache'));
+      const have = name ? (await (await caches.open(name)).keys()).length : 0;
+      return 'diagrodlDevice' in window && wanted > 0 && have >= wanted;
+    },
+    undefined,
+    { timeout: 300_000, polling: 500 },
+  );
+  const sizes = await page.evaluate(async () => {
+    const out = {};
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      const files = {};
+      for (const req of await cache.keys()) {
+        const res = await cache.match(req);
+        files[new URL(req.url).pathname] = res ? (await res.blob()).size : 0;
+      }
+      out[name] = files;
+    }
+    return out;
+  });
+  let device = 0;
+  for (const [name, files] of Object.entries(sizes)) {
+    if (!name.includes('ondevice')) continue;
+    for (const [file, n] of Object.entries(files)) {
+      device += n;
+      console.log(`  on-device cache: ${file} ${MB(n)}`);
+    }
+  }
+  // the precache as the service worker lists it (sizes of the built files it fetches)
+  const sw = fs.readFileSync(path.join(webDist, 'sw.js'), 'utf8');
+  let precache = 0;
+  let precacheJs = 0;
+  let entries = 0;
+  for (const m of sw.matchAll(/"url":"([^"]+)"/g)) {
+    entries++;
+    const rel = m[1].split('?')[0].replace(/^\//, '') || 'index.html';
+    const file = path.join(webDist, rel);
+    const n = fs.existsSync(file) ? fs.statSync(file).size : 0;
+    precache += n;
+    if (rel.endsWith('.js')) precacheJs += n;
+  }
+  console.log(
+    `first visit, offline diagnosis: model + card + WebAssembly runtime ${MB(device)} (downloaded once, cached; not in the landing page's JavaScript)`,
+  );
+  console.log(
+    `first visit, service worker precache: ${entries} files, ${MB(precache)} (of which JavaScript ${MB(precacheJs)}; app shell, every page, disease images, manual)`,
+  );
+  console.log(
+    `first visit, total for everything offline: ${MB(device + precache)} (as served, uncompressed)`,
+  );
+
+  const list = photos().map((f) => ({
+    b64: fs.readFileSync(f).toString('base64'),
+    type: 'image/jpeg',
+  }));
+  const run = (items) =>
+    page.evaluate(async (items) => {
+      const hook = window.diagrodlDevice;
+      const photos = items.map((p) => ({
+        bytes: Uint8Array.from(atob(p.b64), (c) => c.charCodeAt(0)),
+        type: p.type,
+      }));
+      const t0 = performance.now();
+      const results = await hook.diagnose(photos);
+      return { total: performance.now() - t0, results };
+    }, items);
+  const warm = await run(list.slice(0, 1));
+  console.log(
+    `model load + first photo (onnxruntime-web session from the cache): ${warm.total.toFixed(0)} ms`,
+  );
+  const rounds = [];
+  for (let r = 0; r < 3; r++) rounds.push(await run(list));
+  const totals = rounds.map((x) => x.total).sort((a, b) => a - b);
+  const per = rounds.flatMap((x) => x.results.map((y) => y.ms)).sort((a, b) => a - b);
+  const q = (p) => per[Math.min(per.length - 1, Math.floor(p * per.length))];
+  const refused = rounds[0].results.filter((x) => x.reason).length;
+  console.log(
+    `20 photos on the device (headless Chromium, WASM, 1 thread): median of 3 runs ${(totals[1] / 1000).toFixed(2)} s (runs ${totals.map((t) => (t / 1000).toFixed(2)).join(', ')} s; goal < 3 s); per photo p50 ${q(0.5).toFixed(0)} ms, p95 ${q(0.95).toFixed(0)} ms; ${refused} of 20 not accepted`,
+  );
+  await browser.close();
+} finally {
+  server.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
