@@ -60,8 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--no-ort", action="store_true", help="evaluate with PyTorch even if onnxruntime-node exists")
         p.add_argument("--no-bn-recalibration", action="store_true",
                        help="skip re-estimating BatchNorm statistics at the final size")
-        p.add_argument("--max-views", type=int, choices=VIEW_COUNTS, default=8,
-                       help="most symmetric views averaged in the exported graph (chosen on validation; 1 = none)")
+        p.add_argument("--max-views", type=int, choices=VIEW_COUNTS, default=None,
+                       help="most symmetric views averaged in the exported graph (chosen on validation; 1 = none; "
+                            "default: 8 for --from-scratch and finish, TransferConfig.max_views for the fine-tuning)")
     pt.add_argument("--resume", action="store_true")
     pf.add_argument("--device", default=None, help="cpu | cuda | auto (default: the checkpoint's)")
     pf.add_argument("--from-onnx", default=None,
@@ -76,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         pt.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None if f.name in shared else f.default)
     for f in fields(TransferConfig):
-        if f.name in shared or f.name == "threads":
+        if f.name in shared or f.name in ("threads", "max_views"):
             continue
         pt.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default,
                         help="ImageNet fine-tuning (fieldtrain.py)")
@@ -85,9 +86,13 @@ def main(argv: list[str] | None = None) -> int:
     pe.add_argument("--model", required=True)
     pe.add_argument("--update-card", action="store_true")
     prt = sub.add_parser("rethreshold", help="choose the not-a-leaf and confidence thresholds of a fine-tuned export again "
-                                             "on validation and rewrite its card (the graph is unchanged)")
+                                             "on validation (and, with --max-views, the symmetric views it averages) and "
+                                             "rewrite its card")
     _common(prt)
     prt.add_argument("--model", required=True)
+    prt.add_argument("--max-views", type=int, choices=VIEW_COUNTS, default=1,
+                     help="also choose on validation how many symmetric views the graph averages (at most this many; "
+                          "the file must have none yet)")
     pr = sub.add_parser("tiny-reference", help="tiny untrained export + PyTorch reference outputs (tests)")
     pr.add_argument("--out", type=Path, required=True)
     pr.add_argument("--arch", default="mobilenet")
@@ -112,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         return evaluate_test_split(model_path, card, _prepare(args), update_card=args.update_card)
     torch.set_num_threads(args.threads)
     if args.cmd == "rethreshold":
-        rethreshold(Path(args.model), args.cache_dir)
+        rethreshold(Path(args.model), args.cache_dir, args.max_views)
         return 0
     data = _prepare(args)
     if args.cmd == "train" and args.arch == "mobilenet" and not args.from_scratch:

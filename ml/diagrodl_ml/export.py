@@ -16,7 +16,7 @@ from torch import nn
 import torch.nn.functional as F
 
 from .classes import NUM_CLASSES
-from .models import GapClassifier, symmetry_views
+from .models import VIEW_COUNTS, GapClassifier, symmetry_views
 
 OPSET = 17
 
@@ -121,3 +121,87 @@ def export_onnx(model: GapClassifier, temperature: float, path: Path, size: int 
 def file_digest(path: Path) -> dict:
     data = Path(path).read_bytes()
     return {"sha256": hashlib.sha256(data).hexdigest(), "size_bytes": len(data)}
+
+
+def add_views(src: Path, dst: Path, views: int) -> dict:
+    """Rewrites an export made with views=1 into the graph export_onnx(..., views=views) makes, without the
+    PyTorch network: the symmetric views (models.symmetry_views) of the input go through the network as one
+    batch, the head's logits are averaged over them, and the CAM stays the plain image's. Returns file_digest.
+
+    The head is the graph's only Gemm (GapClassifier.fc); its input is the global average of the last conv maps,
+    which also feed the CAM convolution."""
+    if views not in VIEW_COUNTS or views == 1:
+        raise ValueError(f"views must be one of {VIEW_COUNTS[1:]}, not {views}")
+    m = onnx.load(str(src))
+    g = m.graph
+    gemms = [n for n in g.node if n.op_type == "Gemm"]
+    if len(gemms) != 1:
+        raise ValueError(f"expected one Gemm (the head) in {src}, found {len(gemms)}")
+    if any(n.op_type == "Concat" and n.input and n.input[0] == "input" for n in g.node):
+        raise ValueError(f"{src} already averages symmetric views")
+    producer = {o: i for i, n in enumerate(g.node) for o in n.output}
+    gemm = gemms[0]
+    at_gemm = producer[gemm.output[0]]
+    t = gemm.input[0]
+    while g.node[producer[t]].op_type != "ReduceMean":  # Flatten / Reshape between the pooling and the head
+        t = g.node[producer[t]].input[0]
+    gap = producer[t]
+    maps = g.node[gap].input[0]
+    logits = gemm.output[0]
+
+    w = next(i for i in g.initializer if i.name == gemm.input[1])
+    k = int(w.dims[0] if any(a.name == "transB" and a.i == 1 for a in gemm.attribute) else w.dims[1])
+
+    def ints(name: str, vals: list[int]) -> onnx.TensorProto:
+        return numpy_helper.from_array(np.array(vals, np.int64), name)
+
+    end = -np.iinfo(np.int64).max
+    g.initializer.extend([ints("views__zero", [0]), ints("views__minus1", [-1]), ints("views__end", [end]),
+                          ints("views__w", [3]), ints("views__shape", [views, -1, k])])
+    if views >= 4:
+        g.initializer.extend([ints("views__h", [2]), ints("views__hw", [2, 3]), ints("views__minus1x2", [-1, -1]),
+                              ints("views__endx2", [end, end])])
+    # the symmetric views, concatenated on the batch axis, in models.symmetry_views order
+    head = [helper.make_node("Slice", ["input", "views__minus1", "views__end", "views__w", "views__minus1"], ["views__x1"],
+                             name="views__mirror")]
+    seq = ["input", "views__x1"]
+    if views >= 4:
+        head += [helper.make_node("Slice", ["input", "views__minus1", "views__end", "views__h", "views__minus1"],
+                                  ["views__x2"], name="views__flip"),
+                 helper.make_node("Slice", ["input", "views__minus1x2", "views__endx2", "views__hw", "views__minus1x2"],
+                                  ["views__x3"], name="views__half_turn")]
+        seq += ["views__x2", "views__x3"]
+    if views == 8:
+        for i, s in enumerate(list(seq)):
+            head.append(helper.make_node("Transpose", [s], [f"views__t{i}"], perm=[0, 1, 3, 2], name=f"views__transpose{i}"))
+            seq.append(f"views__t{i}")
+    head += [helper.make_node("Concat", seq, ["views__input"], axis=0, name="views__concat"),
+             helper.make_node("Shape", ["input"], ["views__n"], start=0, end=1, name="views__batch")]
+    # after the last conv maps: the plain images' maps (the first N rows) for the CAM
+    after_maps = [helper.make_node("Slice", [maps, "views__zero", "views__n", "views__zero"], ["views__maps0"],
+                                   name="views__plain_maps")]
+    # after the head: the logits averaged over the views
+    after_head = [helper.make_node("Reshape", [logits, "views__shape"], ["views__logits_v"], name="views__split"),
+                  helper.make_node("ReduceMean", ["views__logits_v"], ["views__logits"], axes=[0], keepdims=0,
+                                   name="views__mean")]
+    out = list(head)
+    for j, n in enumerate(g.node):
+        for i, name in enumerate(n.input):
+            if name == "input":
+                n.input[i] = "views__input"
+            elif name == maps and j != gap:
+                n.input[i] = "views__maps0"
+            elif name == logits:
+                n.input[i] = "views__logits"
+        out.append(n)
+        if maps in n.output:
+            out += after_maps
+        if j == at_gemm:
+            out += after_head
+    del g.node[:]
+    g.node.extend(out)
+    onnx.checker.check_model(m)
+    tmp = dst.with_suffix(".tmp.onnx")
+    onnx.save(m, str(tmp))
+    tmp.replace(dst)
+    return file_digest(dst)

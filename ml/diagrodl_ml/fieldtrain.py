@@ -16,19 +16,19 @@ import numpy as np
 import torch
 
 from .calibrate import calibrated, choose_calibration, choose_threshold, ece, nll, softmax
-from .card import build_card, card_path, write_card
+from .card import build_card, card_path, goals_check, write_card
 from .classes import CLASS_IDS, NUM_CLASSES
 from .data import DEFAULT_CACHE_DIR
 from .evaluate import batches_from_u8, calibration_summary, metrics, node_ort_available, ort_outputs
-from .export import export_onnx
-from .models import PRETRAINED_TFLITE, count_params, imagenet_mobilenet_v2
+from .export import add_views, export_onnx, file_digest
+from .models import PRETRAINED_TFLITE, VIEW_COUNTS, count_params, imagenet_mobilenet_v2
 from .preprocess import load_rgb
 from .sources import FIELD_DIR, NEGATIVES_DIR, field_split, negatives_split, write_lists
 from .tflite import LICENSE_NOTE
 from . import fieldaug as FA
 from .transfer import (
     NOT_LEAF, FeatureSet, TransferConfig, TrunkRunner, TrunkU8, choose_leaf_threshold, fit_platt, leaf_score,
-    load_photos, normalise_u8, plain_set, set_report, sigmoid, tail_logits, to224, train_tail,
+    load_photos, normalise_u8, plain_set, selection_score, set_report, sigmoid, tail_logits, to224, train_tail,
     training_views, decide,
 )
 
@@ -280,6 +280,8 @@ def run(cfg: TransferConfig, cache, idx, models_dir: Path, data_section: dict, c
                      {str(k): int(v) for k, v in zip(*np.unique(train_fs.tags, return_counts=True))})
     write_card(card, card_path(onnx_path))
     print(f"wrote {card_path(onnx_path)}", flush=True)
+    if cfg.max_views > 1:  # the symmetric views, then the thresholds again, on the whole lab data set's cache
+        card = rethreshold(onnx_path, cache_dir, cfg.max_views)
     return card
 
 
@@ -453,15 +455,59 @@ def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR
     return {"metrics": m, "calibration": cal, "report": ev["report"]}, differ
 
 
-# ---------------------------------------------------------------- `rethreshold`: the rules again, on an export
-def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR) -> dict:
-    """Chooses the leaf and confidence thresholds again (choose_thresholds) from the exported file's outputs on the
-    validation sets the run used, re-evaluates every set and rewrites the card's rules, evaluation and goals.
-    The graph (network, calibration, leaf scaling) is unchanged."""
+# ---------------------------------------------------------------- `rethreshold`: views and rules again, on an export
+def views_score(outs: dict[str, dict[str, np.ndarray]], y_lab: np.ndarray, y_field: np.ndarray) -> tuple[float, str]:
+    """transfer.selection_score on an export's validation outputs (not a leaf: calibrated leaf probability below 0.5)."""
+    s = {}
+    for name, y in (("lab", y_lab), ("field", y_field)):
+        s[f"{name}_acc"] = float((outs[name]["probabilities"].argmax(1) == y).mean())
+        s[f"{name}_not_leaf"] = float((outs[name]["leaf"].reshape(-1) < 0.5).mean())
+    for name in ("negatives", "synthetic"):
+        s[f"{name}_refused"] = float((outs[name]["leaf"].reshape(-1) < 0.5).mean())
+    return selection_score(s), ", ".join(f"{k} {v:.4f}" for k, v in s.items())
+
+
+def choose_views(model_path: Path, sets: dict[str, np.ndarray], outs: dict, y_lab: np.ndarray, y_field: np.ndarray,
+                 max_views: int) -> tuple[int, dict, list[str]]:
+    """How many symmetric views (1, 2, 4, 8 up to max_views) the export averages, each step kept only if it raises
+    views_score on validation; the chosen graph (export.add_views) replaces model_path. Returns the views, the
+    validation outputs of the chosen graph and a note."""
+    best, best_out = 1, outs
+    score, figures = views_score(outs, y_lab, y_field)
+    tried = [f"1 view: score {score:.4f} ({figures})"]
+    for k in (v for v in VIEW_COUNTS if 1 < v <= max_views):
+        cand = model_path.with_name(f"{model_path.stem}.views{k}.onnx")
+        add_views(model_path, cand, k)
+        o = {name: _ort_or_torch(None, cand, normalise_u8(v), True, {}) for name, v in sets.items()}
+        sc, figures = views_score(o, y_lab, y_field)
+        tried.append(f"{k} views: score {sc:.4f} ({figures})" + (" (kept)" if sc > score else ""))
+        print(tried[-1], flush=True)
+        if sc > score:
+            best, best_out, score = k, o, sc
+    if best > 1:
+        model_path.with_name(f"{model_path.stem}.views{best}.onnx").replace(model_path)
+    for k in VIEW_COUNTS:
+        model_path.with_name(f"{model_path.stem}.views{k}.onnx").unlink(missing_ok=True)
+    note = ("symmetric views averaged inside the graph (export.add_views: 1 = the photo, 2 = + its mirror image, 4 = + "
+            "upside down and half turn, 8 = + the transposes; the logits are averaged, the CAM is the photo's own), each "
+            "step kept only if it raises the validation score (lab accuracy + field accuracy + share of negatives and "
+            f"synthetic images with leaf < 0.5 - share of leaves with leaf < 0.5), at most {max_views}: "
+            + "; ".join(tried) + f"; chosen: {best}")
+    return best, best_out, [note]
+
+
+def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR, max_views: int = 1) -> dict:
+    """Chooses, on the validation sets the run used, the symmetric views the graph averages (choose_views, when
+    max_views > 1 and the file has none yet) and then the leaf and confidence thresholds (choose_thresholds) from
+    the exported file's outputs; re-evaluates every set on the file and rewrites the card's file, metrics, rules,
+    evaluation and goals. Network, calibration and leaf scaling are unchanged."""
     from . import data as D
 
     cp = card_path(model_path)
     card = json.loads(cp.read_text())
+    had_views = int(card.get("test_time_views", {}).get("count", 1))
+    if max_views > 1 and had_views > 1:
+        raise SystemExit(f"error: {model_path} already averages {had_views} views")
     cfg = TransferConfig(**card["training"]["config"])
     items = D.scan()
     split = D.grouped_stratified_split(items)
@@ -478,19 +524,38 @@ def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR) -> dict:
     sets = {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in lab_val]), "field": np.stack(src["field_val"][0]),
             "negatives": np.stack(src["neg_val"]), "synthetic": np.stack(synth)}
     outs = {k: _ort_or_torch(None, model_path, normalise_u8(v), True, {}) for k, v in sets.items()}
+    y_lab, y_field = cache.labels[lab_val], src["field_val"][1]
+    notes: list[str] = []
+    views = had_views
+    if max_views > 1:
+        views, outs, notes = choose_views(model_path, sets, outs, y_lab, y_field, max_views)
     leaf = {k: o["leaf"].reshape(-1) for k, o in outs.items()}
-    y_lab = cache.labels[lab_val]
-    leaf_rule, rule, notes = choose_thresholds(outs["lab"]["probabilities"], y_lab, outs["field"]["probabilities"],
-                                               src["field_val"][1], leaf)
+    leaf_rule, rule, rule_notes = choose_thresholds(outs["lab"]["probabilities"], y_lab, outs["field"]["probabilities"],
+                                                    y_field, leaf)
     rules = {"rule": rule, "leaf": leaf_rule}
     print(f"thresholds: {json.dumps(leaf_rule)}; confidence {rule['threshold']}", flush=True)
     ev = evaluate_export(None, model_path, cache, src, rules)
+    m = metrics(ev["test_out"]["probabilities"], ev["y_test"])
+    cal = card["calibration"]
+    cal_test = calibration_summary(ev["test_out"]["probabilities"], ev["y_test"], cal["temperature"], cal.get("class_bias"))
+    card["file"].update(file_digest(model_path))
+    card["metrics"] = {**card["metrics"], "evaluated_with": ev["evaluated_with"], **m}
+    card["calibration"].update({"test_ece_before": cal_test["ece_before"], "test_ece_after": cal_test["ece_after"]})
     card["rejection"] = {**rejection_section(rules, ev), "label_not_leaf": card["rejection"].get("label_not_leaf")}
     card["out_of_distribution"] = ood_section(ev["report"])
-    card["goals"].update(extra_goals(ev["report"]))
-    old = [n for n in card["notes"] if not n.startswith(("confidence threshold", "thresholds chosen again"))]
-    card["notes"] = old + notes + ["thresholds chosen again on validation by `rethreshold` (fieldtrain.choose_thresholds) "
-                                   "on the exported file; network, calibration and leaf scaling unchanged"]
+    card["goals"] = {**card["goals"], **goals_check(card["name"], m["accuracy"], m["min_recall"], cal_test["ece_after"]),
+                     **extra_goals(ev["report"])}
+    if max_views > 1:
+        card["test_time_views"] = {"count": views, "max": max_views}
+        card["training"]["config"]["max_views"] = max_views
+        if views > 1:
+            card["outputs"]["probabilities"]["description"] = (
+                f"softmax(mean over {views} symmetric views of the disease logits / T + b)")
+    old = [n for n in card["notes"] if not n.startswith(("confidence threshold", "thresholds chosen again")
+                                                        + (("symmetric views averaged",) if max_views > 1 else ()))]
+    card["notes"] = old + notes + rule_notes + [
+        "thresholds chosen again on validation by `rethreshold` (fieldtrain.choose_thresholds) on the exported file; "
+        "network, calibration and leaf scaling unchanged"]
     write_card(card, cp)
     print(f"rewrote {cp}", flush=True)
     return card

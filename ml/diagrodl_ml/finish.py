@@ -34,6 +34,7 @@ from .train import RUNS_DIR, TrainConfig, load_checkpoint
 from .warmstart import load_export
 
 FP16_DEFAULT = {"mobilenet": False, "resnet50": True, "vgg16": True}
+FINISH_MAX_VIEWS = 8  # most symmetric views the from-scratch pipeline tries when --max-views is not given
 # notes that finish() writes afresh each time; a re-finished export drops its card's old ones
 _FINISH_NOTE_PREFIXES = ("BatchNorm statistics re-estimated", "averaging the logits of symmetric views",
                          "max |onnxruntime-node", "calibration chosen by", "re-finished from ")
@@ -375,7 +376,7 @@ def finish(args: argparse.Namespace, data: D.Prepared) -> dict:
     batchnorm = choose_batchnorm(model, logits_of(model, sets.x_val), sets, data.cache, data.idx["train"], src.size,
                                  src.seed, enabled=not args.no_bn_recalibration)
     model, val_logits = batchnorm.value
-    views = choose_views(model, sets, args.max_views, val_logits)
+    views = choose_views(model, sets, FINISH_MAX_VIEWS if args.max_views is None else args.max_views, val_logits)
     n_views, val_logits = views.value
     calibration = choose_calibration_step(val_logits, sets.y_val, src.seed)
     rejection = choose_rejection(val_logits, sets.y_val, calibration.value)

@@ -62,6 +62,7 @@ class TransferConfig:
     threads: int = 2
     max_lab: int = 0  # > 0: use at most this many lab images per split (tests)
     max_neg: int = 0  # > 0: at most this many negatives per part (tests)
+    max_views: int = 2  # most symmetric views the export averages (fieldtrain.choose_views picks 1..max on validation)
 
 
 # ---------------------------------------------------------------- images

@@ -138,6 +138,42 @@ class LearnedRefusalTest(unittest.TestCase):
         self.assertIsNone(wilson(0, 0))
 
 
+class AddViewsTest(unittest.TestCase):
+    """export.add_views turns a one-view export into the graph export_onnx makes with views=2/4/8, on the file."""
+
+    @unittest.skipUnless(PRETRAINED_TFLITE.exists(), "the ImageNet weights are not here")
+    def test_rewritten_graph_equals_the_multi_view_export(self) -> None:
+        from diagrodl_ml.evaluate import node_ort_available, ort_outputs
+        from diagrodl_ml.export import add_views, export_onnx
+
+        if not node_ort_available():
+            self.skipTest("onnxruntime-node is not installed (npm ci)")
+        torch.manual_seed(1)
+        m = imagenet_mobilenet_v2().eval()  # (a random MobileNetV2's last maps are all but zero)
+        with torch.no_grad():
+            m.fc.weight.mul_(30)  # torchvision's head starts near zero: make the views' answers differ
+        bias, leaf = np.linspace(-0.3, 0.3, NUM_CLASSES), (0.9, -0.2)
+        x = np.random.default_rng(5).normal(0, 1, (3, 3, 64, 64)).astype(np.float32)
+        tmp = Path(tempfile.mkdtemp())
+        try:
+            export_onnx(m, 1.4, tmp / "one.onnx", size=64, views=1, bias=bias, leaf=leaf)
+            one = ort_outputs(tmp / "one.onnx", x)
+            for views in (2, 4, 8):
+                export_onnx(m, 1.4, tmp / f"ref{views}.onnx", size=64, views=views, bias=bias, leaf=leaf)
+                add_views(tmp / "one.onnx", tmp / f"rw{views}.onnx", views)
+                ref, rw = ort_outputs(tmp / f"ref{views}.onnx", x), ort_outputs(tmp / f"rw{views}.onnx", x)
+                for k in ("probabilities", "cam", "energy", "leaf"):
+                    self.assertEqual(rw[k].shape, one[k].shape, k)
+                    np.testing.assert_allclose(rw[k], ref[k], atol=1e-5, err_msg=f"{views} views: {k}")
+                # the averaged views change the answer; the CAM stays the plain image's
+                self.assertGreater(np.abs(rw["probabilities"] - one["probabilities"]).max(), 1e-4)
+                np.testing.assert_allclose(rw["cam"], one["cam"], atol=1e-5)
+            with self.assertRaises(ValueError):
+                add_views(tmp / "rw2.onnx", tmp / "again.onnx", 2)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 class TinyTransferRunTest(unittest.TestCase):
     """The whole fine-tuning run end to end on a handful of images (random start, tiny view counts)."""
 
@@ -155,7 +191,8 @@ class TinyTransferRunTest(unittest.TestCase):
             sub = [it for v in keep.values() for it in v]
             cache = D.build_cache(sub, cache_dir=tmp / "cache")
             idx = {k: cache.indices(v) for k, v in keep.items()}
-            cfg = TransferConfig(lab_views=2, field_views=1, synthetic=8, background=4, epochs=1, batch_size=16, max_neg=20)
+            cfg = TransferConfig(lab_views=2, field_views=1, synthetic=8, background=4, epochs=1, batch_size=16, max_neg=20,
+                                 max_views=1)  # (choosing views re-reads the whole lab data set: AddViewsTest covers the graph)
             card = run(cfg, cache, idx, tmp / "models", {"source": "test", "license": "test", "n_images": len(sub), "split": {}},
                        cache_dir=tmp / "cache", out_name="tiny", pretrained=None)
             self.assertTrue((tmp / "models" / "tiny.onnx").exists())
