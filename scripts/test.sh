@@ -21,7 +21,10 @@ need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v pdftoppm >/dev/null || need+=(poppler-utils)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
-if [ ${#need[@]} -gt 0 ]; then apt_install "${need[@]}"; else echo "chromium, poppler-utils and fonts-dejavu-core present"; fi
+# the scale-out test (bench/scale-out/run.ts --short): a load balancer and a load generator
+command -v haproxy >/dev/null || need+=(haproxy)
+command -v wrk >/dev/null || need+=(wrk)
+if [ ${#need[@]} -gt 0 ]; then apt_install "${need[@]}"; else echo "chromium, poppler-utils, fonts-dejavu-core, haproxy and wrk present"; fi
 
 say "npm packages and build"
 node scripts/build.mjs
