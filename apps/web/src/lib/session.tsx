@@ -114,3 +114,8 @@ export function useSession(): SessionState {
   if (!ctx) throw new Error('useSession must be used inside SessionProvider');
   return ctx;
 }
+
+/** The logged-in user, or null (also outside a SessionProvider, e.g. a page rendered alone). */
+export function useSessionUser(): SessionReply['user'] | null {
+  return useContext(SessionContext)?.user ?? null;
+}

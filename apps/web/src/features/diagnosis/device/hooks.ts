@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useOnline } from '@/lib/online.ts';
-import { useSession } from '@/lib/session.tsx';
+import { useSessionUser } from '@/lib/session.tsx';
 import { DEVICE_CHANGED, type DevicePhoto, listDevicePhotos, ownerKey } from './store.ts';
 
 /** The logged-in user's owner key for device records ('' while unknown). */
 export function useOwner(): string {
-  const { user } = useSession();
+  const user = useSessionUser();
   return user ? ownerKey(user.userName) : '';
 }
 
@@ -14,7 +14,10 @@ export function useDevicePhotos(): { photos: DevicePhoto[] | null; reload: () =>
   const owner = useOwner();
   const [photos, setPhotos] = useState<DevicePhoto[] | null>(null);
   const reload = useCallback(async () => {
-    if (!owner) return;
+    if (!owner) {
+      setPhotos([]);
+      return;
+    }
     try {
       setPhotos(await listDevicePhotos(owner));
     } catch (err) {
