@@ -31,6 +31,12 @@ export function createUser(userName: string, password: string, extra: string[] =
       userName,
       '--password',
       password,
+      '--first-name',
+      'Ana',
+      '--last-name',
+      'Prueba',
+      '--email',
+      `${userName.toLowerCase()}@example.test`,
       ...extra,
     ],
     {

@@ -71,6 +71,12 @@ try {
       'Banco0001',
       '--password',
       'Clave-Banco-2026',
+      '--first-name',
+      'Banco',
+      '--last-name',
+      'Prueba',
+      '--email',
+      'banco0001@example.test',
     ],
     {
       cwd: root,

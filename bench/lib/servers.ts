@@ -76,6 +76,12 @@ export function createUser(env: Record<string, string>, userName: string): void 
       userName,
       '--password',
       PASSWORD,
+      '--first-name',
+      'Banco',
+      '--last-name',
+      'Prueba',
+      '--email',
+      `${userName.toLowerCase()}@example.test`,
     ],
     { cwd: repoRoot, env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, stdio: 'pipe' },
   );

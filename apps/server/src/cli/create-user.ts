@@ -1,36 +1,123 @@
 // Creates an account from the command line (operators, and the end-to-end test fixtures):
-//   npx tsx apps/server/src/cli/create-user.ts --user NAME --password PASS [--email E] [--first-name F]
+//   npx tsx apps/server/src/cli/create-user.ts --user NAME --password PASS \
+//     --first-name F --last-name L --email E [--country MX] [--city C] [--organisation-type 1-6]
+//     [--organisation-name O] [--purpose 1-6] [--language es|en]
+// First name, last name and e-mail are asked for when they are not given and a person is at the
+// terminal. The fields are checked with the registration rules of @diagrodl/contracts (the same
+// messages as the registration form), and the user name and e-mail must be free.
 // Uses the same configuration (DATA_DIR / DATABASE_URL) as the server.
+import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
+import { licenceField, parseRegistration } from '@diagrodl/contracts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
-import { createUserDirect } from '../testing/users.ts';
+import { nowIso } from '../lib/tokens.ts';
+import { hashPassword } from '../modules/auth/passwords.ts';
+import { UserRepository } from '../modules/auth/user.repository.ts';
+
+const USAGE =
+  'usage: create-user --user NAME --password PASS --first-name F --last-name L --email E ' +
+  '[--country MX] [--city C] [--organisation-type 1-6] [--organisation-name O] [--purpose 1-6] ' +
+  '[--language es|en]';
 
 const { values } = parseArgs({
   options: {
     user: { type: 'string' },
     password: { type: 'string' },
-    email: { type: 'string' },
     'first-name': { type: 'string' },
-    language: { type: 'string' },
+    'last-name': { type: 'string' },
+    email: { type: 'string' },
+    country: { type: 'string', default: 'MX' },
+    city: { type: 'string', default: 'Sin especificar' },
+    'organisation-type': { type: 'string', default: '6' },
+    'organisation-name': { type: 'string', default: 'Sin especificar' },
+    purpose: { type: 'string', default: '6' },
+    language: { type: 'string', default: 'es' },
   },
 });
+
+/** The flag's value, else the answer to a question when a person is at the terminal. */
+async function valueOrAsk(flag: string | undefined, question: string): Promise<string> {
+  if (flag !== undefined) return flag;
+  if (!process.stdin.isTTY) return '';
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question(`${question}: `)).trim();
+  } finally {
+    rl.close();
+  }
+}
+
 if (!values.user || !values.password) {
-  console.error(
-    'usage: create-user --user NAME --password PASS [--email E] [--first-name F] [--language es|en]',
-  );
+  console.error(USAGE);
   process.exit(2);
 }
-const db = await openDatabase(loadConfig().database);
+if (values.language !== 'es' && values.language !== 'en') {
+  console.error('--language must be es or en');
+  process.exit(2);
+}
+const config = loadConfig();
+const firstName = await valueOrAsk(values['first-name'], 'Nombre (First name)');
+const lastName = await valueOrAsk(values['last-name'], 'Apellidos (Last name)');
+const email = await valueOrAsk(values.email, 'Correo electrónico (Email)');
+const parsed = parseRegistration(
+  {
+    User_name: values.user,
+    First_name: firstName,
+    Last_name: lastName,
+    Email: email,
+    Country: values.country.toUpperCase(),
+    City: values.city,
+    Organisation_type: values['organisation-type'],
+    Organisation_name: values['organisation-name'],
+    Purpose_use: values.purpose,
+    Aceppt_terms: true,
+    Give_permission: false,
+    Subscribe_update: false,
+    [licenceField(config.providerKey)]: true,
+  },
+  config.providerKey,
+  config.providerName,
+);
+if (!parsed.ok) {
+  console.error(parsed.message);
+  console.error(USAGE);
+  process.exit(2);
+}
+const r = parsed.value;
+const db = await openDatabase(config.database);
 try {
-  const id = await createUserDirect(db, {
-    userName: values.user,
-    password: values.password,
-    ...(values.email ? { email: values.email } : {}),
-    ...(values['first-name'] ? { firstName: values['first-name'] } : {}),
-    ...(values.language ? { language: values.language } : {}),
-  });
-  console.log(JSON.stringify({ id, userName: values.user }));
+  const users = new UserRepository(db.kysely);
+  if ((await users.findByUserName(r.userName)) ?? (await users.findByEmail(r.email))) {
+    console.error('That user name or e-mail is already registered.');
+    process.exitCode = 1;
+  } else {
+    const now = nowIso();
+    const id = await users.insert({
+      user_name: r.userName,
+      user_name_lower: r.userName.toLowerCase(),
+      first_name: r.firstName,
+      last_name: r.lastName,
+      email: r.email,
+      email_lower: r.email.toLowerCase(),
+      country: r.country,
+      code_country: r.codeCountry,
+      city: r.city,
+      phone_number: r.phoneNumber,
+      organisation_type: r.organisationType,
+      organisation_name: r.organisationName,
+      purpose_use: r.purposeUse,
+      accept_terms: 1,
+      give_permission: 0,
+      accept_data_licence: 1,
+      subscribe_update: 0,
+      language: values.language,
+      password_hash: await hashPassword(values.password),
+      created_at: now,
+      password_changed_at: now,
+    });
+    console.log(JSON.stringify({ id, userName: r.userName }));
+  }
 } finally {
   await db.close();
 }
