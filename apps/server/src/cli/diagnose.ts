@@ -91,7 +91,7 @@ export async function classifyFiles(
   for (let i = 0; i < files.length; i += BATCH) {
     const chunk = files.slice(i, i + BATCH);
     const errors: (string | undefined)[] = [];
-    const bytes = chunk.map((f, k) => {
+    const bytes = chunk.map((f, k): Buffer | null => {
       try {
         return fs.readFileSync(f);
       } catch (err) {
