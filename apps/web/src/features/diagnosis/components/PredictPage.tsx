@@ -7,12 +7,23 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type ProgressReply, ROUTES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { ApiError } from '@/lib/api-client.ts';
 import { diagnosisApi } from '../api.ts';
 import { useDevicePhotos, useOwner } from '../device/hooks.ts';
 import { identifyOnDevice } from '../device/run.ts';
 import { errorText } from './errors.ts';
 
 const POLL_MS = 400;
+/** Polls in a row that may fail while the server restarts (about 2.5 minutes in all). */
+const MAX_TRANSIENT = 30;
+
+/**
+ * The server is unreachable or a process behind the balancer was lost: the identification goes
+ * on where the work is taken over (issue 17), so the page keeps polling instead of failing.
+ */
+function transient(err: unknown): boolean {
+  return err instanceof ApiError && [0, 502, 503, 504].includes(err.status);
+}
 
 /**
  * /Predict_rows: starts the identification and shows its progress. Photos kept on the device
@@ -29,12 +40,14 @@ export default function PredictPage() {
   const [succeeded, setSucceeded] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const timer = useRef<number | undefined>(undefined);
+  const failures = useRef(0);
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
   const poll = async () => {
     try {
       const p = await diagnosisApi.progress();
+      failures.current = 0;
       setProgress(p);
       if (p.state === 'running') {
         timer.current = window.setTimeout(() => void poll(), POLL_MS);
@@ -44,10 +57,30 @@ export default function PredictPage() {
       if (p.state === 'done') setSucceeded(true);
       if (p.state === 'error') setError(p.detail ?? t('diagnosis.errors.generic', { detail: '' }));
     } catch (err) {
+      if (transient(err) && failures.current < MAX_TRANSIENT) {
+        failures.current++;
+        const wait = Math.min(5000, POLL_MS * 2 ** failures.current);
+        timer.current = window.setTimeout(() => void poll(), wait);
+        return;
+      }
       setRunning(false);
       setError(errorText(err, t));
     }
   };
+
+  // A run still going (the page was reloaded, or the server restarted): show it and follow it.
+  useEffect(() => {
+    diagnosisApi.progress().then(
+      (p) => {
+        if (p.state !== 'running') return;
+        setProgress(p);
+        setRunning(true);
+        timer.current = window.setTimeout(() => void poll(), POLL_MS);
+      },
+      () => undefined,
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const onDevice = async (): Promise<boolean> => {
     const { total, failed } = await identifyOnDevice(owner, (done, n) =>
