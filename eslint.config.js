@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 // A feature folder does not import another feature folder: what two features share moves
-// to src/components or src/lib (see ARCHITECTURE.md).
+// to src/components or src/lib (see the layout section of README.md).
 const features = fs.existsSync('apps/web/src/features')
   ? fs.readdirSync('apps/web/src/features')
   : [];
