@@ -34,8 +34,8 @@ export async function download(page: Page, button: Locator): Promise<Downloaded>
   return { name: dl.suggestedFilename(), file, text: fs.readFileSync(file, 'utf8') };
 }
 
-/** RFC 4180 rows of a CSV file: the app's own parser (apps/web/src/lib/export.ts). */
-export { parseCsv as csvRows } from '../apps/web/src/lib/export.ts';
+/** RFC 4180 rows of a CSV file: the app's own parser (apps/web/src/features/tools/shared/export.ts). */
+export { parseCsv as csvRows } from '../apps/web/src/features/tools/shared/export.ts';
 
 /**
  * Renders the PDF's pages to PNG with pdftoppm; asserts exactly one page and returns the PNG path

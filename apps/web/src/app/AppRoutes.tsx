@@ -6,11 +6,10 @@ import { UnderConstruction } from '@/components/UnderConstruction.tsx';
 import { useSession } from '@/lib/session.tsx';
 import { accountPages } from '@/features/account/pages.tsx';
 import { contactPages } from '@/features/contact/pages.tsx';
-import { converterPages } from '@/features/converter/pages.tsx';
 import { diagnosisPages } from '@/features/diagnosis/pages.tsx';
 import { diseasesPages } from '@/features/diseases/pages.tsx';
-import { irrigationPages } from '@/features/irrigation/pages.tsx';
 import { LandingPage } from '@/features/landing/LandingPage.tsx';
+import { toolsPages } from '@/features/tools/pages.tsx';
 import { Loading } from './Loading.tsx';
 import { AuthShell } from './shells/AuthShell.tsx';
 import { DiseaseShell } from './shells/DiseaseShell.tsx';
@@ -29,8 +28,7 @@ const PAGES: Partial<Record<string, ReactNode>> = {
   [ROUTES.login]: <LoginPage />,
   ...accountPages,
   ...contactPages,
-  ...converterPages,
-  ...irrigationPages,
+  ...toolsPages,
   ...diseasesPages,
   ...diagnosisPages,
 };

@@ -16,7 +16,7 @@ import {
   type Measure,
   type UnitIdByMeasure,
 } from '@diagrodl/hydraulics';
-import { ExportBar } from '@/components/ExportBar.tsx';
+import { ExportBar } from '../shared/ExportBar.tsx';
 import { InlineAlert } from '@/components/InlineAlert.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import {
@@ -28,10 +28,10 @@ import {
   loadAutosave,
   readDesignFile,
   toCsv,
-} from '@/lib/export.ts';
+} from '../shared/export.ts';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
-import '@/styles/tools.css';
+import '../shared/tools.css';
 
 const KIND = 'converter';
 
@@ -182,7 +182,7 @@ export default function ConverterPage() {
       computed.value,
     );
     // pdf-lib is large: it loads only when a PDF is asked for.
-    const { buildPdfReport } = await import('@/lib/pdf.ts');
+    const { buildPdfReport } = await import('../shared/pdf.ts');
     const bytes = await buildPdfReport({
       title: t('converter.title'),
       subtitle: new Date().toLocaleString(lang === 'en' ? 'en-US' : 'es-MX'),

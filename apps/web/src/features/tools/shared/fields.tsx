@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { useTranslation } from 'react-i18next';
-import type { ExportBarLabels } from '@/components/ExportBar.tsx';
+import type { ExportBarLabels } from './ExportBar.tsx';
 import { InlineAlert } from '@/components/InlineAlert.tsx';
 
 /** Labels of the export bar, shared by the three designers. */

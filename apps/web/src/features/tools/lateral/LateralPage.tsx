@@ -21,11 +21,11 @@ import {
   type LateralOptions,
   type LateralResult,
 } from '@diagrodl/hydraulics';
-import { ExportBar } from '@/components/ExportBar.tsx';
+import { ExportBar } from '../shared/ExportBar.tsx';
 import { InlineAlert } from '@/components/InlineAlert.tsx';
-import { LineChart } from '@/components/LineChart.tsx';
+import { LineChart } from '../shared/LineChart.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
-import { svgToPng } from '@/lib/chart-image.ts';
+import { svgToPng } from '../shared/chart-image.ts';
 import {
   autosave,
   designFile,
@@ -36,13 +36,13 @@ import {
   readDesignFile,
   toCsv,
   type CsvCell,
-} from '@/lib/export.ts';
+} from '../shared/export.ts';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
-import { useNumberFormat } from '@/lib/useNumberFormat.ts';
-import { NumberField, useExportLabels } from '../shared.tsx';
+import { useNumberFormat } from '../shared/useNumberFormat.ts';
+import { NumberField, useExportLabels } from '../shared/fields.tsx';
 import { LateralDesignResult, lateralDesignCsv, lateralDesignPdf } from './LateralDesign.tsx';
-import '@/styles/tools.css';
+import '../shared/tools.css';
 
 const KIND = 'lateral';
 
@@ -275,7 +275,7 @@ export default function LateralPage() {
       (r, i) => i === 0 || r.n % step === 0 || i === result.rows.length - 1,
     );
     // pdf-lib is large: it loads only when a PDF is asked for.
-    const { buildPdfReport } = await import('@/lib/pdf.ts');
+    const { buildPdfReport } = await import('../shared/pdf.ts');
     const bytes = await buildPdfReport({
       title: t('irrigation.lateral.title'),
       subtitle: new Date().toLocaleString(lang === 'en' ? 'en-US' : 'es-MX'),

@@ -13,13 +13,13 @@ import {
   type LateralDesign,
   type LateralResult,
 } from '@diagrodl/hydraulics';
-import { LineChart } from '@/components/LineChart.tsx';
-import type { CsvCell } from '@/lib/export.ts';
+import { LineChart } from '../shared/LineChart.tsx';
+import type { CsvCell } from '../shared/export.ts';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
-import type { PdfBlock } from '@/lib/pdf.ts';
-import { useNumberFormat, type FixedFormatter } from '@/lib/useNumberFormat.ts';
-import { StatusLine } from '../shared.tsx';
+import type { PdfBlock } from '../shared/pdf.ts';
+import { useNumberFormat, type FixedFormatter } from '../shared/useNumberFormat.ts';
+import { StatusLine } from '../shared/fields.tsx';
 
 type Translate = ReturnType<typeof useTranslation>['t'];
 

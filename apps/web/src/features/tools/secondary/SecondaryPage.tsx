@@ -26,11 +26,11 @@ import {
   type SecondarySectionResult,
   type SecondarySummaryRow,
 } from '@diagrodl/hydraulics';
-import { ExportBar } from '@/components/ExportBar.tsx';
+import { ExportBar } from '../shared/ExportBar.tsx';
 import { InlineAlert } from '@/components/InlineAlert.tsx';
-import { CHART_COLORS, LineChart } from '@/components/LineChart.tsx';
+import { CHART_COLORS, LineChart } from '../shared/LineChart.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
-import { svgToPng } from '@/lib/chart-image.ts';
+import { svgToPng } from '../shared/chart-image.ts';
 import {
   autosave,
   designFile,
@@ -41,12 +41,12 @@ import {
   readDesignFile,
   toCsv,
   type CsvCell,
-} from '@/lib/export.ts';
+} from '../shared/export.ts';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
-import { messageNumber, useNumberFormat } from '@/lib/useNumberFormat.ts';
-import { NumberField, SectionActions, StatusLine, useExportLabels } from '../shared.tsx';
-import '@/styles/tools.css';
+import { messageNumber, useNumberFormat } from '../shared/useNumberFormat.ts';
+import { NumberField, SectionActions, StatusLine, useExportLabels } from '../shared/fields.tsx';
+import '../shared/tools.css';
 
 const KIND = 'secondary';
 type Field = keyof SecondarySectionRaw;
@@ -379,7 +379,7 @@ export default function SecondaryPage() {
     const image = svgRef.current ? await svgToPng(svgRef.current) : null;
     const profile = profileRef.current ? await svgToPng(profileRef.current) : null;
     // pdf-lib is large: it loads only when a PDF is asked for.
-    const { buildPdfReport } = await import('@/lib/pdf.ts');
+    const { buildPdfReport } = await import('../shared/pdf.ts');
     const bytes = await buildPdfReport({
       title: t('irrigation.secondary.title'),
       subtitle: new Date().toLocaleString(lang === 'en' ? 'en-US' : 'es-MX'),

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatNumber } from './format.ts';
-import type { Language } from './i18n.ts';
+import { formatNumber } from '@/lib/format.ts';
+import type { Language } from '@/lib/i18n.ts';
 
 /** Formats with exactly `digits` decimals for the active locale. */
 export type FixedFormatter = (value: number, digits?: number) => string;

@@ -21,11 +21,11 @@ import {
   type MainlineSectionResult,
   type MainlineTotals,
 } from '@diagrodl/hydraulics';
-import { ExportBar } from '@/components/ExportBar.tsx';
+import { ExportBar } from '../shared/ExportBar.tsx';
 import { InlineAlert } from '@/components/InlineAlert.tsx';
-import { LineChart } from '@/components/LineChart.tsx';
+import { LineChart } from '../shared/LineChart.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
-import { svgToPng } from '@/lib/chart-image.ts';
+import { svgToPng } from '../shared/chart-image.ts';
 import {
   autosave,
   designFile,
@@ -35,12 +35,12 @@ import {
   loadAutosave,
   readDesignFile,
   toCsv,
-} from '@/lib/export.ts';
+} from '../shared/export.ts';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
-import { useNumberFormat } from '@/lib/useNumberFormat.ts';
-import { NumberField, SectionActions, StatusLine, useExportLabels } from '../shared.tsx';
-import '@/styles/tools.css';
+import { useNumberFormat } from '../shared/useNumberFormat.ts';
+import { NumberField, SectionActions, StatusLine, useExportLabels } from '../shared/fields.tsx';
+import '../shared/tools.css';
 
 const KIND = 'mainline';
 type Field = keyof MainlineSectionRaw;
@@ -338,7 +338,7 @@ export default function MainlinePage() {
   const pdf = async () => {
     const image = svgRef.current ? await svgToPng(svgRef.current) : null;
     // pdf-lib is large: it loads only when a PDF is asked for.
-    const { buildPdfReport } = await import('@/lib/pdf.ts');
+    const { buildPdfReport } = await import('../shared/pdf.ts');
     const bytes = await buildPdfReport({
       title: t('irrigation.mainline.title'),
       subtitle: new Date().toLocaleString(lang === 'en' ? 'en-US' : 'es-MX'),
