@@ -1,55 +1,17 @@
 /**
- * The designed lateral of issue 20 (beyond the specification's table): inlet pressure, pressure
- * profile emitter by emitter, emitter flows, flow variation and emission uniformity, with its
- * status; and the same figures for the CSV and PDF exports.
+ * The designed lateral of issue 20 (beyond the specification's table) on the screen: inlet
+ * pressure, pressure profile emitter by emitter, emitter flows, flow variation and emission
+ * uniformity, with its status (the exports describe the same figures in report.ts).
  */
 import { useId, useState, type Ref } from 'react';
 import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
-import {
-  DESIGN_MESSAGES,
-  FRICTION_FORMULA_LABELS,
-  uniformityStatusText,
-  type LateralDesign,
-  type LateralResult,
-} from '@diagrodl/hydraulics';
-import { LineChart } from '../shared/LineChart.tsx';
-import type { CsvCell } from '../shared/export.ts';
+import { DESIGN_MESSAGES, uniformityStatusText, type LateralResult } from '@diagrodl/hydraulics';
 import { formatNumber } from '@/lib/format.ts';
-import type { Language } from '@/lib/i18n.ts';
-import type { PdfBlock } from '../shared/pdf.ts';
-import { useNumberFormat, type FixedFormatter } from '../shared/useNumberFormat.ts';
 import { StatusLine } from '../shared/fields.tsx';
-
-type Translate = ReturnType<typeof useTranslation>['t'];
-
-/** The figures of the designed lateral: [key, value, unit, decimals]. */
-function figures(d: LateralDesign): [string, number, string, number][] {
-  return [
-    ['emitters', d.emitters, '', 0],
-    ['length', d.length, 'm', 2],
-    ['inletPressure', d.inletPressure, 'm', 3],
-    ['frictionLoss', d.frictionLoss, 'm', 3],
-    ['elevationChange', d.elevationChange, 'm', 3],
-    ['minPressure', d.minPressure, 'm', 3],
-    ['maxPressure', d.maxPressure, 'm', 3],
-    ['totalFlow', d.totalFlow, 'L/h', 2],
-    ['qMin', d.qMin, 'L/h', 4],
-    ['qAvg', d.qAvg, 'L/h', 4],
-    ['qMax', d.qMax, 'L/h', 4],
-    ['flowVariation', 100 * d.flowVariation, '%', 2],
-    ['eu', d.eu, '%', 2],
-  ];
-}
-
-/** "Hazen-Williams (m = 1.852)" in the active language. */
-function formulaText(result: LateralResult, lang: Language): string {
-  return `${FRICTION_FORMULA_LABELS[result.formula][lang]} (m = ${formatNumber(result.m, lang)})`;
-}
-
-function statusText(d: LateralDesign, lang: Language, fmt: FixedFormatter): string {
-  return uniformityStatusText(d, lang, fmt);
-}
+import { LineChart } from '../shared/LineChart.tsx';
+import { useNumberFormat } from '../shared/useNumberFormat.ts';
+import { designFigures, emitterColumns, formulaText } from './report.ts';
 
 /** The designed lateral on the screen, under the specification's results. */
 export function LateralDesignResult({
@@ -87,7 +49,7 @@ export function LateralDesignResult({
             })}
           </p>
           <StatusLine
-            text={statusText(d, lang, fmt)}
+            text={uniformityStatusText(d, lang, fmt)}
             variant={d.status === 'ok' ? 'success' : 'danger'}
             testId="lateral-uniformity"
           />
@@ -95,7 +57,7 @@ export function LateralDesignResult({
             <Table size="sm" className="tool-table w-auto" data-testid="lateral-figures">
               <caption className="visually-hidden">{t('irrigation.lateral.design.title')}</caption>
               <tbody>
-                {figures(d).map(([key, value, unit, digits]) => (
+                {designFigures(d).map(([key, value, unit, digits]) => (
                   <tr key={key} data-figure={key}>
                     <th scope="row" className="fw-normal">
                       {t(`irrigation.lateral.design.figures.${key}`)}
@@ -194,79 +156,4 @@ export function LateralDesignResult({
       )}
     </section>
   );
-}
-
-function emitterColumns(t: Translate): string[] {
-  return ['emitter', 'distance', 'elevation', 'pressure', 'flow'].map((c) =>
-    t(`irrigation.lateral.design.cols.${c}`),
-  );
-}
-
-/** CSV rows (m is among the inputs): the formula, the emitter law, the designed lateral's figures and its profile. */
-export function lateralDesignCsv(result: LateralResult, t: Translate, lang: Language): CsvCell[][] {
-  const rows: CsvCell[][] = [
-    [t('irrigation.formula'), FRICTION_FORMULA_LABELS[result.formula][lang]],
-  ];
-  if (result.blasiusOutOfRange) rows.push([DESIGN_MESSAGES[lang].blasiusRange]);
-  const d = result.design;
-  if (!d) return [...rows, [DESIGN_MESSAGES[lang].noDesign]];
-  rows.push(
-    ['x', d.x],
-    ['Cv', d.cv],
-    ['n', d.emittersPerPlant],
-    [t('irrigation.lateral.design.source'), t(`irrigation.lateral.design.fixModes.${d.source}`)],
-    ...figures(d).map(([key, value, unit]) => [
-      t(`irrigation.lateral.design.figures.${key}`),
-      value,
-      unit,
-    ]),
-    [t('irrigation.status'), statusText(d, lang, (v, digits) => v.toFixed(digits))],
-    [],
-    emitterColumns(t),
-    ...d.points.map((p) => [p.emitter, p.distance, p.elevation, p.pressure, p.flow]),
-  );
-  return rows;
-}
-
-/** PDF blocks: the formula, the designed lateral's figures and its status. */
-export function lateralDesignPdf(
-  result: LateralResult,
-  t: Translate,
-  lang: Language,
-  fmt: FixedFormatter,
-): PdfBlock[] {
-  const blocks: PdfBlock[] = [
-    { kind: 'text', text: t('irrigation.formulaUsed', { formula: formulaText(result, lang) }) },
-  ];
-  if (result.blasiusOutOfRange)
-    blocks.push({ kind: 'text', text: DESIGN_MESSAGES[lang].blasiusRange });
-  const d = result.design;
-  if (!d) return [...blocks, { kind: 'text', text: DESIGN_MESSAGES[lang].noDesign }];
-  blocks.push(
-    {
-      kind: 'pairs',
-      heading: t('irrigation.lateral.design.title'),
-      rows: [
-        [`x · ${t('irrigation.lateral.design.fields.x')}`, fmt(d.x, 2)],
-        [`Cv · ${t('irrigation.lateral.design.fields.cv')}`, fmt(d.cv, 3)],
-        [
-          `n · ${t('irrigation.lateral.design.fields.emittersPerPlant')}`,
-          fmt(d.emittersPerPlant, 0),
-        ],
-        ...figures(d).map(
-          ([key, value, unit, digits]) =>
-            [
-              t(`irrigation.lateral.design.figures.${key}`),
-              `${fmt(value, digits)} ${unit}`.trim(),
-            ] as const,
-        ),
-      ],
-    },
-    {
-      kind: 'text',
-      text: statusText(d, lang, fmt),
-      tone: d.status === 'ok' ? 'success' : 'danger',
-    },
-  );
-  return blocks;
 }

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { type ReactNode, useId } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
@@ -125,5 +125,93 @@ export function SectionActions({
         {t(`irrigation.${tool}.delete`)}
       </Button>
     </div>
+  );
+}
+
+/** A labelled drop-down (options: [value, text]), with an empty 'choose' entry when asked for. */
+export function SelectField({
+  label,
+  value,
+  options,
+  onChange,
+  choose,
+  alert,
+  testId,
+}: {
+  label: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+  onChange: (value: string) => void;
+  /** The text of an empty first entry ('Selecciona…'). */
+  choose?: string;
+  alert?: string | null;
+  testId: string;
+}) {
+  const id = useId();
+  return (
+    <>
+      <Form.Label htmlFor={id} className="mb-1">
+        {label}
+      </Form.Label>
+      <Form.Select
+        id={id}
+        size="sm"
+        value={value}
+        isInvalid={Boolean(alert)}
+        aria-describedby={alert ? `${id}-alert` : undefined}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid={testId}
+      >
+        {choose !== undefined && <option value="">{choose}</option>}
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </Form.Select>
+      <InlineAlert id={`${id}-alert`} message={alert} testId={`${testId}-alert`} />
+    </>
+  );
+}
+
+/** A designer's section: its card, numbered heading and the form its Calculate button submits. */
+export function SectionCard({
+  tool,
+  number,
+  title,
+  onCalculate,
+  children,
+  after,
+}: {
+  tool: 'secondary' | 'mainline';
+  number: number;
+  title: string;
+  onCalculate: () => void;
+  children: ReactNode;
+  /** What follows the form: status and results. */
+  after?: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <section
+      className="tool-card tool-section-card mt-3"
+      aria-labelledby={`${id}-h`}
+      data-testid={`${tool}-section`}
+      data-section={number}
+    >
+      <h2 id={`${id}-h`} className="h5">
+        {title}
+      </h2>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          onCalculate();
+        }}
+      >
+        {children}
+      </form>
+      {after}
+    </section>
   );
 }

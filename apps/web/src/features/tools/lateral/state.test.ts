@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { LATERAL_DEFAULTS, designLateral } from '@diagrodl/hydraulics';
+import { reportCsvRows, reportPdfBlocks } from '../shared/report.ts';
+import { lateralReport } from './report.ts';
+import { init, parseSaved, reducer, toSaved, type State } from './state.ts';
+
+const calculated = (s: State) => reducer(s, { type: 'calculate' });
+
+describe('lateral state', () => {
+  it('calculates with the inputs typed in', () => {
+    const s = calculated(reducer(init(null), { type: 'raw', key: 'Po', value: '15' }));
+    expect(s.alert).toBeNull();
+    expect(s.calculation?.input.Po).toBe(15);
+    expect(designLateral(s.calculation!.input, s.calculation!.options).rows).toEqual(
+      designLateral({ ...LATERAL_DEFAULTS, Po: 15 }).rows,
+    );
+  });
+
+  it('a field that is not a number, or that the engine refuses, gets its alert', () => {
+    const nan = calculated(reducer(init(null), { type: 'raw', key: 'D', value: 'abc' }));
+    expect(nan.alert).toEqual({ field: 'D', key: 'irrigation.notANumber' });
+    expect(nan.calculation).toBeNull();
+    const refused = calculated(reducer(init(null), { type: 'raw', key: 'Po', value: '-1' }));
+    expect(refused.alert).toMatchObject({ field: 'Po', key: 'irrigation.lateral.invalid.Po' });
+    const fixed = calculated(
+      reducer(init(null), { type: 'extra', patch: { fix: 'length', fixValue: '' } }),
+    );
+    expect(fixed.alert).toEqual({ field: 'length', key: 'irrigation.notANumber' });
+  });
+
+  it('reset and a saved design', () => {
+    const s = calculated(reducer(init(null), { type: 'raw', key: 'Po', value: '15' }));
+    expect(reducer(s, { type: 'reset' })).toEqual(init(null));
+    const back = init(parseSaved(JSON.parse(JSON.stringify(toSaved(s)))));
+    expect(back.calculation).toEqual(s.calculation);
+    expect(parseSaved({ raw: { Po: 1 } })).toBeNull();
+  });
+});
+
+describe('lateral report', () => {
+  const t = ((key: string) => key) as never;
+  const fmt = (v: number, d = 2) => v.toFixed(d);
+  const s = calculated(init(null));
+  const result = designLateral(s.calculation!.input, s.calculation!.options);
+  const report = lateralReport(result, s.calculation!.input, t, 'es', fmt);
+
+  it('CSV: inputs, the results, the designed lateral and the whole table', () => {
+    const rows = reportCsvRows(report);
+    expect(rows[0]).toEqual([
+      'irrigation.csv.input',
+      'irrigation.csv.value',
+      'irrigation.csv.unit',
+    ]);
+    expect(rows[1]).toEqual(['Po', LATERAL_DEFAULTS.Po, 'mca']);
+    const header = rows.findIndex((r) => r[0] === 'N_emitter');
+    expect(rows.slice(header + 1)).toHaveLength(result.rows.length);
+    expect(rows.find((r) => r[0] === 'x')).toEqual(['x', result.design!.x]);
+  });
+
+  it('PDF: a sample of the table fits the page', () => {
+    const blocks = reportPdfBlocks(report, fmt, [null, null]);
+    const table = blocks.find((b) => b.kind === 'table') as unknown as { rows: string[][] };
+    expect(table.rows.length).toBeLessThanOrEqual(26);
+    expect(table.rows[0]![0]).toBe('1');
+    expect(blocks.some((b) => b.kind === 'charts')).toBe(true);
+  });
+});

@@ -1,0 +1,197 @@
+/**
+ * The lateral calculator's state: the specification's inputs, issue 20's design inputs, the
+ * last calculation and the alert, with a pure reducer (no React, no browser).
+ */
+import {
+  HydraulicsInputError,
+  DEFAULT_FRICTION_FORMULA,
+  EMITTER_DEFAULTS,
+  LATERAL_DEFAULTS,
+  designLateral,
+  isFrictionFormula,
+  parseDecimal,
+  type FrictionFormula,
+  type LateralInput,
+  type LateralOptions,
+} from '@diagrodl/hydraulics';
+import { is } from '../shared/export.ts';
+
+export const KIND = 'lateral';
+
+/** The nine inputs in the specification's order, with their units (m is read-only). */
+export const LATERAL_FIELDS = [
+  { key: 'Po', name: 'Po', unit: 'mca' },
+  { key: 'lossEmitter', name: 'Loss_emitter', unit: 'm' },
+  { key: 'qEmitter', name: 'Q_emitter', unit: 'L/h' },
+  { key: 'spaceEmitter', name: 'Space_emitter', unit: 'm' },
+  { key: 'C', name: 'N_HZ', unit: '' },
+  { key: 'hfAdminPerc', name: 'Hf_admin_perc', unit: '' },
+  { key: 'D', name: 'D_LL', unit: 'm' },
+  { key: 'm', name: 'm', unit: '' },
+  { key: 'slope', name: 'Slope', unit: '' },
+] as const satisfies readonly { key: keyof LateralInput; name: string; unit: string }[];
+
+export type FieldKey = (typeof LATERAL_FIELDS)[number]['key'];
+export type Raw = Record<FieldKey, string>;
+const KEYS = LATERAL_FIELDS.map((f) => f.key);
+
+/** Result table columns (specification §3) and the decimals shown for each. */
+export const LATERAL_COLUMNS = [
+  { name: 'N_emitter', key: 'n', digits: 0 },
+  { name: 'Le_real', key: 'leReal', digits: 2 },
+  { name: 'Le_equiv', key: 'leEquiv', digits: 2 },
+  { name: 'Qa_m3/s', key: 'qa', digits: -1 },
+  { name: "HF'", key: 'hfUnit', digits: 6 },
+  { name: 'F', key: 'F', digits: 4 },
+  { name: 'HF_meter', key: 'hf', digits: 6 },
+  { name: 'Slope', key: 'slope', digits: 4 },
+  { name: 'HF+Slope_meter', key: 'hfSlope', digits: 6 },
+] as const;
+
+/** Issue 20's inputs (beyond the specification): emitter law, uniformity, a fixed lateral. */
+export const LATERAL_EXTRA_FIELDS = [
+  { key: 'x', name: 'x' },
+  { key: 'cv', name: 'Cv' },
+  { key: 'emittersPerPlant', name: 'n' },
+] as const;
+export type ExtraKey = (typeof LATERAL_EXTRA_FIELDS)[number]['key'];
+const EXTRA_KEYS = LATERAL_EXTRA_FIELDS.map((f) => f.key);
+export const FIX_MODES = ['table', 'length', 'emitters'] as const;
+export type FixMode = (typeof FIX_MODES)[number];
+
+export interface Extra extends Record<ExtraKey, string> {
+  formula: FrictionFormula;
+  fix: FixMode;
+  fixValue: string;
+}
+
+const defaultRaw = (): Raw =>
+  Object.fromEntries(KEYS.map((k) => [k, String(LATERAL_DEFAULTS[k])])) as Raw;
+const defaultExtra = (): Extra => ({
+  formula: DEFAULT_FRICTION_FORMULA,
+  x: String(EMITTER_DEFAULTS.x),
+  cv: String(EMITTER_DEFAULTS.cv),
+  emittersPerPlant: String(EMITTER_DEFAULTS.emittersPerPlant),
+  fix: 'table',
+  fixValue: '',
+});
+
+export interface Calculation {
+  input: LateralInput;
+  options: LateralOptions;
+}
+
+export interface Saved {
+  raw: Raw;
+  extra: Extra;
+  calculation: Calculation | null;
+}
+
+/** A saved design; files saved before issue 20 have no `extra` and get its defaults. */
+export function parseSaved(data: unknown): Saved | null {
+  if (!is.record(data) || !is.stringRecord(data.raw, KEYS)) return null;
+  const raw = { ...(data.raw as Raw), m: String(LATERAL_DEFAULTS.m) };
+  const extra = defaultExtra();
+  if (is.record(data.extra)) {
+    const saved = data.extra;
+    if (isFrictionFormula(saved.formula)) extra.formula = saved.formula;
+    if ((FIX_MODES as readonly unknown[]).includes(saved.fix)) extra.fix = saved.fix as FixMode;
+    for (const key of [...EXTRA_KEYS, 'fixValue'] as const) {
+      if (typeof saved[key] === 'string') extra[key] = saved[key];
+    }
+  }
+  const calculated = is.record(data.input) ? toCalculation(raw, extra) : null;
+  return {
+    raw,
+    extra,
+    calculation: calculated && 'value' in calculated ? calculated.value : null,
+  };
+}
+
+export function toCalculation(
+  raw: Raw,
+  extra: Extra,
+): { value: Calculation } | { field: string; key: string } {
+  const input = { ...LATERAL_DEFAULTS } as LateralInput;
+  for (const key of KEYS) {
+    const n = parseDecimal(raw[key]);
+    if (n === null) return { field: key, key: 'irrigation.notANumber' };
+    input[key] = n;
+  }
+  const options: LateralOptions = { formula: extra.formula };
+  for (const key of EXTRA_KEYS) {
+    const n = parseDecimal(extra[key]);
+    if (n === null) return { field: key, key: 'irrigation.notANumber' };
+    options[key] = n;
+  }
+  if (extra.fix !== 'table') {
+    const n = parseDecimal(extra.fixValue);
+    if (n === null) return { field: extra.fix, key: 'irrigation.notANumber' };
+    options[extra.fix] = n;
+  }
+  return { value: { input, options } };
+}
+
+/** The alert of a field: an i18n key and the engine's message when the key has no text. */
+export interface FieldAlert {
+  field: string;
+  key: string;
+  fallback?: string;
+}
+
+export interface State {
+  raw: Raw;
+  extra: Extra;
+  calculation: Calculation | null;
+  alert: FieldAlert | null;
+}
+
+export type Action =
+  | { type: 'raw'; key: FieldKey; value: string }
+  | { type: 'extra'; patch: Partial<Extra> }
+  | { type: 'calculate' }
+  | { type: 'reset' };
+
+export function init(saved: Saved | null): State {
+  return {
+    raw: saved?.raw ?? defaultRaw(),
+    extra: saved?.extra ?? defaultExtra(),
+    calculation: saved?.calculation ?? null,
+    alert: null,
+  };
+}
+
+export function toSaved(state: State) {
+  return { raw: state.raw, extra: state.extra, input: state.calculation?.input ?? null };
+}
+
+export function reducer(state: State, action: Action): State {
+  switch (action.type) {
+    case 'raw':
+      return { ...state, raw: { ...state.raw, [action.key]: action.value } };
+    case 'extra':
+      return { ...state, extra: { ...state.extra, ...action.patch } };
+    case 'reset':
+      return init(null);
+    case 'calculate': {
+      const parsed = toCalculation(state.raw, state.extra);
+      if ('field' in parsed) return { ...state, alert: { field: parsed.field, key: parsed.key } };
+      try {
+        designLateral(parsed.value.input, parsed.value.options);
+      } catch (err) {
+        if (err instanceof HydraulicsInputError) {
+          return {
+            ...state,
+            alert: {
+              field: err.field,
+              key: `irrigation.lateral.invalid.${err.field}`,
+              fallback: err.message,
+            },
+          };
+        }
+        throw err;
+      }
+      return { ...state, alert: null, calculation: parsed.value };
+    }
+  }
+}

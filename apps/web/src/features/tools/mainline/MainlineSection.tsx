@@ -1,0 +1,143 @@
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import { useTranslation } from 'react-i18next';
+import {
+  MAINLINE_NOMINAL_DIAMETERS,
+  MAINLINE_PIPE_TYPES,
+  STATUS_HERE,
+  availableNominalDiameters,
+  resolveMainlinePipeType,
+} from '@diagrodl/hydraulics';
+import { formatNumber } from '@/lib/format.ts';
+import type { Language } from '@/lib/i18n.ts';
+import {
+  NumberField,
+  SectionActions,
+  SectionCard,
+  SelectField,
+  StatusLine,
+} from '../shared/fields.tsx';
+import type { Field, Section } from './state.ts';
+
+/** The number inputs: field, unit and the column width on a phone. */
+const INPUTS = [
+  ['flow', 'L/s', 6],
+  ['length', 'm', 6],
+  ['slope', undefined, 12],
+] as const;
+
+/** One section of the main line: its inputs, velocity, Hf, status and buttons. */
+export function MainlineSection({
+  section,
+  number,
+  lang,
+  onRaw,
+  onCalculate,
+  onClear,
+  onDelete,
+}: {
+  section: Section;
+  number: number;
+  lang: Language;
+  onRaw: (field: Field, value: string) => void;
+  onCalculate: () => void;
+  onClear: () => void;
+  onDelete: () => void;
+}) {
+  const { t } = useTranslation();
+  const alertFor = (field: Field) =>
+    section.alert?.field === field ? section.alert.message : null;
+  const { result, raw } = section;
+  const type = resolveMainlinePipeType(raw.pipeType);
+  const available: number[] = type ? availableNominalDiameters(type) : [];
+  const f3 = (v: number | null | undefined) =>
+    v === null || v === undefined
+      ? ''
+      : formatNumber(v, lang, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
+  const status = result
+    ? { text: result.message, variant: result.status === 'ok' ? 'success' : 'danger' }
+    : { text: STATUS_HERE, variant: 'secondary' };
+
+  const select = (
+    field: 'pipeType' | 'nominalDiameter',
+    label: string,
+    options: [string, string][],
+  ) => (
+    <SelectField
+      label={label}
+      value={raw[field]}
+      options={options}
+      onChange={(v) => onRaw(field, v)}
+      choose={t('irrigation.choose')}
+      alert={alertFor(field)}
+      testId={`mainline-${field}`}
+    />
+  );
+
+  return (
+    <SectionCard
+      tool="mainline"
+      number={number}
+      title={t('irrigation.mainline.sectionN', { n: number })}
+      onCalculate={onCalculate}
+    >
+      <Row className="g-2">
+        <Col xs={12} sm={6} lg={3}>
+          {select(
+            'pipeType',
+            t('irrigation.mainline.fields.pipeType'),
+            MAINLINE_PIPE_TYPES.map((p) => [p.id, `${p.code} · ${p.label[lang]}`]),
+          )}
+        </Col>
+        <Col xs={12} sm={6} lg={3}>
+          {select(
+            'nominalDiameter',
+            t('irrigation.mainline.fields.nominalDiameter'),
+            MAINLINE_NOMINAL_DIAMETERS.map((d) => [
+              String(d),
+              type && !available.includes(d)
+                ? `${d} mm (${t('irrigation.mainline.unavailable')})`
+                : `${d} mm`,
+            ]),
+          )}
+        </Col>
+        {INPUTS.map(([field, unit, xs]) => (
+          <Col key={field} xs={xs} sm={4} lg={2}>
+            <NumberField
+              label={t(`irrigation.mainline.fields.${field}`)}
+              unit={unit}
+              value={raw[field]}
+              onChange={(v) => onRaw(field, v)}
+              alert={alertFor(field)}
+              testId={`mainline-${field}`}
+            />
+          </Col>
+        ))}
+        <Col xs={6} sm={6} lg={3}>
+          <NumberField
+            label={t('irrigation.mainline.fields.velocity')}
+            unit="m/s"
+            value={f3(result?.velocity)}
+            readOnly
+            testId="mainline-velocity"
+          />
+        </Col>
+        <Col xs={6} sm={6} lg={3}>
+          <NumberField
+            label={t('irrigation.mainline.fields.hf')}
+            unit="m"
+            value={f3(result?.hf)}
+            readOnly
+            testId="mainline-hf"
+          />
+        </Col>
+      </Row>
+      <StatusLine
+        text={status.text}
+        variant={status.variant as 'secondary' | 'success' | 'danger'}
+        testId="mainline-status"
+      />
+      <SectionActions tool="mainline" onClear={onClear} onDelete={onDelete} />
+    </SectionCard>
+  );
+}

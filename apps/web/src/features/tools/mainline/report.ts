@@ -1,0 +1,105 @@
+/** The main-line designer's result as one report description (CSV and PDF: see shared/report.ts). */
+import { MAINLINE_PIPE_TYPES, STATUS_HERE, resolveMainlinePipeType } from '@diagrodl/hydraulics';
+import type { Language } from '@/lib/i18n.ts';
+import type { Figure, Report } from '../shared/report.ts';
+import type { Translate } from '../shared/translate.ts';
+import type { State } from './state.ts';
+
+const pipeLabel = (value: string, lang: Language) => {
+  const info = MAINLINE_PIPE_TYPES.find((p) => p.id === resolveMainlinePipeType(value));
+  return info ? `${info.code} ${info.label[lang]}` : value;
+};
+
+/** The totals as figures (label, value, unit; three decimals on the screen and in the PDF). */
+export function totalsFigures(state: State, t: Translate): Figure[] {
+  const { totals } = state;
+  if (!totals) return [];
+  const figure = (key: string, value: number, unit: string): Figure => ({
+    label: t(`irrigation.mainline.totals.${key}`),
+    value,
+    unit,
+    digits: 3,
+  });
+  return [
+    figure('initialPressure', totals.initialPressure, 'm'),
+    figure('hfTotal', totals.hfTotal, 'm'),
+    figure('endPressure', totals.endPressure, 'm'),
+    figure('maxFlow', totals.maxFlow, 'L/s'),
+    figure('maxVelocity', totals.maxVelocity, 'm/s'),
+  ];
+}
+
+export function mainlineReport(state: State, t: Translate, lang: Language): Report {
+  const { sections, totals } = state;
+  const field = (key: string) => t(`irrigation.mainline.fields.${key}`);
+  const number = (value: number | null | undefined) =>
+    value === null || value === undefined ? '' : value;
+  return {
+    title: t('irrigation.mainline.title'),
+    blocks: [
+      {
+        kind: 'figures',
+        heading: t('irrigation.pdf.inputs'),
+        figures: [
+          {
+            label: t('irrigation.mainline.initialPressure'),
+            value: state.initialPressure,
+            unit: 'm',
+          },
+        ],
+      },
+      {
+        kind: 'table',
+        heading: t('irrigation.mainline.sectionsTitle'),
+        columns: [
+          { label: t('irrigation.mainline.section'), pdfLabel: '#' },
+          { label: field('pipeType') },
+          { label: field('nominalDiameter'), pdfLabel: 'DN (mm)' },
+          { label: field('flow'), pdfLabel: 'Q (L/s)' },
+          { label: field('length'), pdfLabel: 'L (m)' },
+          { label: field('slope') },
+          { label: field('velocity'), pdfLabel: 'V (m/s)', digits: 3 },
+          { label: field('hf'), pdfLabel: 'Hf (m)', digits: 3 },
+          { label: t('irrigation.status') },
+        ],
+        rows: sections.map((s, i) => [
+          { csv: i + 1, pdf: String(i + 1) },
+          { csv: s.raw.pipeType, pdf: pipeLabel(s.raw.pipeType, lang) },
+          s.raw.nominalDiameter,
+          { csv: s.input?.flow ?? s.raw.flow, pdf: s.raw.flow },
+          { csv: s.input?.length ?? s.raw.length, pdf: s.raw.length },
+          { csv: s.input?.slope ?? s.raw.slope, pdf: s.raw.slope },
+          number(s.result?.velocity),
+          number(s.result?.hf),
+          s.result?.message ?? STATUS_HERE,
+        ]),
+        maxRows: 20,
+      },
+      ...(totals
+        ? [
+            {
+              kind: 'figures' as const,
+              heading: t('irrigation.mainline.totals.title'),
+              csvHeader: [
+                t('irrigation.mainline.totals.title'),
+                t('irrigation.csv.value'),
+                t('irrigation.csv.unit'),
+              ],
+              figures: totalsFigures(state, t),
+            },
+            ...(totals.message
+              ? [
+                  {
+                    kind: 'text' as const,
+                    text: totals.message,
+                    tone: 'danger' as const,
+                    joined: true,
+                  },
+                ]
+              : []),
+          ]
+        : []),
+      { kind: 'charts', heading: t('irrigation.mainline.chartTitle'), charts: [0] },
+    ],
+  };
+}

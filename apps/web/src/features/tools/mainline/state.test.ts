@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { STATUS_HERE, designMainline, mainlineTotals } from '@diagrodl/hydraulics';
+import { reportCsvRows, reportPdfBlocks } from '../shared/report.ts';
+import { mainlineReport } from './report.ts';
+import {
+  epanetDesign,
+  init,
+  parseSaved,
+  pressureProfile,
+  reducer,
+  toSaved,
+  type Action,
+  type State,
+} from './state.ts';
+
+const SECTIONS = [
+  { pipeType: 'PVC_RD26', nominalDiameter: '150', flow: '30', length: '420.5', slope: '0.004' },
+  { pipeType: 'PVC_CED40', nominalDiameter: '100', flow: '12.5', length: '250', slope: '-0.01' },
+];
+
+/** A state with the pressure and the sections typed in (not calculated). */
+function typed(pressure = '40'): State {
+  let s = reducer(init(null), { type: 'pressure', value: pressure });
+  s = reducer(s, { type: 'add' });
+  SECTIONS.forEach((raw, i) => {
+    const key = s.sections[i]!.key;
+    for (const [field, value] of Object.entries(raw)) {
+      s = reducer(s, { type: 'raw', key, field: field as keyof typeof raw, value });
+    }
+  });
+  return s;
+}
+
+const run = (s: State, ...actions: Action[]) => actions.reduce(reducer, s);
+
+describe('main-line state', () => {
+  it('starts with one empty section and no totals', () => {
+    const s = init(null);
+    expect(s.sections).toHaveLength(1);
+    expect(s.sections[0]!.result).toBeNull();
+    expect(s.totals).toBeNull();
+  });
+
+  it('calculates a section and the totals like the engine', () => {
+    const s = run(typed(), { type: 'totals' });
+    const design = designMainline({
+      initialPressure: 40,
+      sections: SECTIONS.map((r) => ({
+        pipeType: r.pipeType as 'PVC_RD26',
+        nominalDiameter: Number(r.nominalDiameter),
+        flow: Number(r.flow),
+        length: Number(r.length),
+        slope: Number(r.slope),
+      })),
+    });
+    expect(s.sections.map((x) => x.result?.hf)).toEqual(design.sections.map((x) => x.hf));
+    expect(s.totals?.endPressure).toBeCloseTo(design.totals.endPressure, 12);
+    const profile = pressureProfile(s);
+    expect(profile).toHaveLength(3);
+    expect(profile.at(-1)!.x).toBeCloseTo(670.5, 9);
+    expect(mainlineTotals).toBeTypeOf('function');
+  });
+
+  it('an invalid initial pressure clears the field, shows its alert and no totals', () => {
+    const s = run(typed('0.01'), { type: 'totals' });
+    expect(s.initialPressure).toBe('');
+    expect(s.pressureAlert).toBeTruthy();
+    expect(s.totals).toBeNull();
+    expect(run(s, { type: 'pressure', value: '5' }).pressureAlert).toBeNull();
+  });
+
+  it('a new pipe type keeps the diameter only if its catalogue has it', () => {
+    let s = typed();
+    const key = s.sections[0]!.key;
+    s = run(s, { type: 'raw', key, field: 'pipeType', value: 'PVC_CED40' });
+    expect(s.sections[0]!.raw.nominalDiameter).toBe('150');
+    s = run(s, { type: 'raw', key, field: 'nominalDiameter', value: '100' });
+    s = run(s, { type: 'raw', key, field: 'pipeType', value: 'Aluminum' });
+    expect(['', '100']).toContain(s.sections[0]!.raw.nominalDiameter);
+  });
+
+  it('clear empties a section and the totals; delete renumbers the sections after it', () => {
+    let s = run(typed(), { type: 'totals' });
+    s = run(s, { type: 'clear', key: s.sections[1]!.key });
+    expect(s.totals).toBeNull();
+    expect(s.sections[1]!.raw.flow).toBe('');
+    expect(s.sections[1]!.result).toBeNull();
+    s = run(typed(), { type: 'totals' });
+    s = run(s, { type: 'remove', key: s.sections[0]!.key });
+    expect(s.sections).toHaveLength(1);
+    expect(s.sections[0]!.result?.section).toBe(1);
+    expect(s.totals).toBeNull();
+    expect(run(s, { type: 'reset' }).sections).toHaveLength(0);
+  });
+
+  it('EPANET needs a pressure and every section designed', () => {
+    expect(epanetDesign(typed(''))).toBeNull();
+    expect(run(typed(''), { type: 'epanet' }).exportMessage).toBe(
+      'irrigation.mainline.epanetNeedsPressure',
+    );
+    const incomplete = run(typed(), { type: 'add' });
+    expect(epanetDesign(incomplete)).toBeNull();
+    expect(run(incomplete, { type: 'epanet' }).exportMessage).toBe(
+      'irrigation.mainline.epanetNeedsSections',
+    );
+    expect(epanetDesign(typed())?.sections).toHaveLength(2);
+    expect(run(typed(), { type: 'epanet' }).exportMessage).toBeNull();
+  });
+
+  it('a saved design comes back recalculated; other data is refused', () => {
+    const s = run(typed(), { type: 'totals' });
+    const saved = JSON.parse(JSON.stringify(toSaved(s)));
+    const back = init(parseSaved(saved));
+    expect(back.sections.map((x) => x.result)).toEqual(s.sections.map((x) => x.result));
+    expect(back.totals).toEqual(s.totals);
+    expect(parseSaved({ initialPressure: 1 })).toBeNull();
+    expect(parseSaved({ initialPressure: '1', sections: [{ raw: { pipeType: 2 } }] })).toBeNull();
+  });
+});
+
+describe('main-line report', () => {
+  const t = ((key: string) => key) as never;
+  const fmt = (v: number, d = 2) => v.toFixed(d);
+
+  it('CSV: the pressure, the sections table, then the totals', () => {
+    const s = run(typed(), { type: 'add' }, { type: 'totals' });
+    const rows = reportCsvRows(mainlineReport(s, t, 'es'));
+    expect(rows[0]).toEqual(['irrigation.mainline.initialPressure', '40', 'm']);
+    expect(rows[1]).toEqual([]);
+    const sections = rows.filter((r) => r.length === 9 && typeof r[0] === 'number');
+    expect(sections).toHaveLength(3);
+    expect(sections[0]![7]).toBe(s.sections[0]!.result!.hf);
+    // The empty section is in error (not calculated): the totals say so.
+    expect(sections[2]![8]).toBe(STATUS_HERE);
+    const end = rows.find((r) => r[0] === 'irrigation.mainline.totals.endPressure');
+    expect(end).toEqual(['irrigation.mainline.totals.endPressure', s.totals!.endPressure, 'm']);
+    // The totals' message follows them without a blank row.
+    expect(rows.at(-1)).toEqual([s.totals!.message]);
+    expect(rows.at(-2)![0]).toBe('irrigation.mainline.totals.maxVelocity');
+  });
+
+  it('PDF: the same description, numbers formatted and the chart', () => {
+    const s = run(typed(), { type: 'totals' });
+    const blocks = reportPdfBlocks(mainlineReport(s, t, 'es'), fmt, [null]);
+    expect(blocks.map((b) => b.kind)).toEqual(['pairs', 'table', 'pairs', 'chart']);
+    const table = blocks[1] as unknown as { columns: string[]; rows: string[][] };
+    expect(table.columns[0]).toBe('#');
+    expect(table.rows[0]![1]).toMatch(/RD26/);
+    expect(table.rows[0]![7]).toBe(s.sections[0]!.result!.hf!.toFixed(3));
+    const totals = blocks[2] as unknown as { rows: [string, string][] };
+    expect(totals.rows[0]).toEqual(['irrigation.mainline.totals.initialPressure', '40.000 m']);
+  });
+});

@@ -1,0 +1,284 @@
+/**
+ * The main-line designer's state: the initial pressure and the sections, with a pure reducer
+ * (no React, no browser) so every rule can be unit-tested.
+ */
+import {
+  STATUS_HERE,
+  availableNominalDiameters,
+  designMainline,
+  designMainlineSection,
+  mainlineTotals,
+  resolveMainlinePipeType,
+  validateInitialPressure,
+  validateMainlineSection,
+  type MainlineDesign,
+  type MainlineSectionInput,
+  type MainlineSectionRaw,
+  type MainlineSectionResult,
+  type MainlineTotals,
+} from '@diagrodl/hydraulics';
+import { is } from '../shared/export.ts';
+
+export const KIND = 'mainline';
+export type Field = keyof MainlineSectionRaw;
+const FIELDS: readonly Field[] = ['pipeType', 'nominalDiameter', 'flow', 'length', 'slope'];
+
+export interface Section {
+  key: number;
+  raw: MainlineSectionRaw;
+  input: MainlineSectionInput | null;
+  result: MainlineSectionResult | null;
+  alert: { field: string; message: string } | null;
+}
+
+export interface State {
+  initialPressure: string;
+  /** The initial pressure's alert (the engine's message). */
+  pressureAlert: string | null;
+  /** The i18n key of the export bar's alert (EPANET needs a pressure and designed sections). */
+  exportMessage: string | null;
+  sections: Section[];
+  totals: MainlineTotals | null;
+  nextKey: number;
+}
+
+export interface Saved {
+  initialPressure: string;
+  sections: { raw: MainlineSectionRaw; calculated: boolean }[];
+  totals: boolean;
+}
+
+export type Action =
+  | { type: 'pressure'; value: string }
+  | { type: 'add' }
+  | { type: 'reset' }
+  | { type: 'remove'; key: number }
+  | { type: 'raw'; key: number; field: Field; value: string }
+  | { type: 'calculate'; key: number }
+  | { type: 'clear'; key: number }
+  | { type: 'totals' }
+  | { type: 'epanet' };
+
+const emptyRaw = (): MainlineSectionRaw => ({
+  pipeType: '',
+  nominalDiameter: '',
+  flow: '',
+  length: '',
+  slope: '',
+});
+
+const newSection = (key: number): Section => ({
+  key,
+  raw: emptyRaw(),
+  input: null,
+  result: null,
+  alert: null,
+});
+
+export function calculateSection(s: Section, number: number): Section {
+  const check = validateMainlineSection(s.raw, number);
+  if (!check.ok) {
+    return {
+      ...s,
+      input: null,
+      result: null,
+      alert: { field: check.field, message: check.message },
+    };
+  }
+  const result = designMainlineSection(check.value, number);
+  const alert =
+    result.innerDiameter === null ? { field: 'nominalDiameter', message: result.message } : null;
+  return { ...s, input: check.value, result, alert };
+}
+
+export function parseSaved(data: unknown): Saved | null {
+  if (!is.record(data) || !is.string(data.initialPressure) || !Array.isArray(data.sections)) {
+    return null;
+  }
+  const sections: Saved['sections'] = [];
+  for (const s of data.sections) {
+    if (!is.record(s) || !is.stringRecord(s.raw, FIELDS)) return null;
+    const raw = Object.fromEntries(FIELDS.map((f) => [f, (s.raw as Record<Field, string>)[f]]));
+    sections.push({ raw: raw as MainlineSectionRaw, calculated: s.calculated === true });
+  }
+  return { initialPressure: data.initialPressure, sections, totals: data.totals === true };
+}
+
+export function toSaved(state: State): Saved {
+  return {
+    initialPressure: state.initialPressure,
+    sections: state.sections.map((s) => ({ raw: s.raw, calculated: s.result !== null })),
+    totals: state.totals !== null,
+  };
+}
+
+function computeTotals(initialPressure: number, sections: Section[]): MainlineTotals {
+  const inputs: MainlineSectionInput[] = [];
+  const results: MainlineSectionResult[] = [];
+  sections.forEach((s, i) => {
+    inputs.push(
+      s.input ?? { pipeType: 'PVC_RD26', nominalDiameter: 50, flow: 0, length: 0, slope: 0 },
+    );
+    results.push(
+      s.result ?? {
+        section: i + 1,
+        status: 'error',
+        message: s.alert?.message ?? STATUS_HERE,
+        innerDiameter: null,
+        velocity: null,
+        hf: null,
+      },
+    );
+  });
+  return mainlineTotals(initialPressure, inputs, results);
+}
+
+/** The state of a saved design (recalculated), or of a new one (one empty section). */
+export function init(saved: Saved | null): State {
+  const base = { pressureAlert: null, exportMessage: null };
+  if (!saved) {
+    return { ...base, initialPressure: '', sections: [newSection(1)], totals: null, nextKey: 2 };
+  }
+  const sections = saved.sections.map((s, i) => {
+    const section = newSection(i + 1);
+    section.raw = s.raw;
+    return s.calculated ? calculateSection(section, i + 1) : section;
+  });
+  const pressure = validateInitialPressure(saved.initialPressure);
+  const totals = saved.totals && pressure.ok ? computeTotals(pressure.value, sections) : null;
+  return {
+    ...base,
+    initialPressure: saved.initialPressure,
+    sections,
+    totals,
+    nextKey: sections.length + 1,
+  };
+}
+
+const updateSection = (
+  state: State,
+  key: number,
+  update: (s: Section, index: number) => Section,
+): Section[] => state.sections.map((s, i) => (s.key === key ? update(s, i) : s));
+
+/** The initial-pressure rule: a number >= 0.1 m, otherwise its alert and the field cleared. */
+function checkPressure(state: State): { state: State; pressure: number | null } {
+  const check = validateInitialPressure(state.initialPressure);
+  if (!check.ok) {
+    return {
+      state: { ...state, pressureAlert: check.message, initialPressure: '', totals: null },
+      pressure: null,
+    };
+  }
+  return { state: { ...state, pressureAlert: null }, pressure: check.value };
+}
+
+export function reducer(state: State, action: Action): State {
+  switch (action.type) {
+    case 'pressure':
+      return { ...state, initialPressure: action.value, pressureAlert: null };
+    case 'add':
+      return {
+        ...state,
+        exportMessage: null,
+        sections: [...state.sections, newSection(state.nextKey)],
+        nextKey: state.nextKey + 1,
+      };
+    case 'reset':
+      return {
+        ...state,
+        initialPressure: '',
+        pressureAlert: null,
+        exportMessage: null,
+        sections: [],
+        totals: null,
+      };
+    case 'remove':
+      // Sections are numbered by position: the ones after the deleted section are renumbered.
+      return {
+        ...state,
+        exportMessage: null,
+        totals: null,
+        sections: state.sections
+          .filter((s) => s.key !== action.key)
+          .map((s, i) => (s.result || s.alert ? calculateSection(s, i + 1) : s)),
+      };
+    case 'raw':
+      return {
+        ...state,
+        sections: updateSection(state, action.key, (s) => {
+          const raw = { ...s.raw, [action.field]: action.value };
+          // A new pipe type keeps the diameter only if the catalogue has it.
+          if (action.field === 'pipeType' && raw.nominalDiameter) {
+            const type = resolveMainlinePipeType(action.value);
+            const sizes: number[] = type ? availableNominalDiameters(type) : [];
+            if (!sizes.includes(Number(raw.nominalDiameter))) raw.nominalDiameter = '';
+          }
+          return { ...s, raw };
+        }),
+      };
+    case 'calculate':
+      return {
+        ...state,
+        sections: updateSection(state, action.key, (s, i) => calculateSection(s, i + 1)),
+      };
+    case 'clear':
+      return {
+        ...state,
+        totals: null,
+        sections: updateSection(state, action.key, (s) => newSection(s.key)),
+      };
+    case 'totals': {
+      const checked = checkPressure({ ...state, exportMessage: null });
+      if (checked.pressure === null) return checked.state;
+      const sections = state.sections.map((s, i) => calculateSection(s, i + 1));
+      return { ...checked.state, sections, totals: computeTotals(checked.pressure, sections) };
+    }
+    case 'epanet': {
+      const checked = checkPressure(state);
+      if (checked.pressure === null) {
+        return { ...checked.state, exportMessage: 'irrigation.mainline.epanetNeedsPressure' };
+      }
+      const sections = state.sections.map((s, i) => calculateSection(s, i + 1));
+      return {
+        ...checked.state,
+        sections,
+        exportMessage: epanetReady(sections) ? null : 'irrigation.mainline.epanetNeedsSections',
+      };
+    }
+  }
+}
+
+const epanetReady = (sections: Section[]) =>
+  sections.length > 0 && sections.every((s) => s.input !== null && s.result?.innerDiameter != null);
+
+/** The design the EPANET export writes for this state, or null when it cannot be made. */
+export function epanetDesign(state: State): MainlineDesign | null {
+  const pressure = validateInitialPressure(state.initialPressure);
+  if (!pressure.ok) return null;
+  const sections = state.sections.map((s, i) => calculateSection(s, i + 1));
+  if (!epanetReady(sections)) return null;
+  return designMainline({
+    initialPressure: pressure.value,
+    sections: sections.map((s) => s.input!),
+  });
+}
+
+/**
+ * The pressure profile along the line: the head falls by the Hf of each OK section (the sections
+ * the totals count); a section in error keeps the pressure (its loss is unknown or rejected).
+ */
+export function pressureProfile(state: State): { x: number; y: number }[] {
+  const { totals } = state;
+  if (!totals) return [];
+  const points = [{ x: 0, y: totals.initialPressure }];
+  let x = 0;
+  let p = totals.initialPressure;
+  for (const s of state.sections) {
+    if (!s.input) continue;
+    x += s.input.length;
+    if (s.result?.status === 'ok') p -= s.result.hf!;
+    points.push({ x, y: p });
+  }
+  return points;
+}

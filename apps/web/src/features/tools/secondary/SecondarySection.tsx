@@ -1,0 +1,280 @@
+import { useId, useState } from 'react';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import Table from 'react-bootstrap/Table';
+import { useTranslation } from 'react-i18next';
+import {
+  DEFAULT_FRICTION_FORMULA,
+  DESIGN_MESSAGES,
+  FRICTION_FORMULAS,
+  FRICTION_FORMULA_LABELS,
+  SECONDARY_PIPE_TYPES,
+  STATUS_HERE,
+  type SecondarySectionResult,
+} from '@diagrodl/hydraulics';
+import { InlineAlert } from '@/components/InlineAlert.tsx';
+import { formatNumber } from '@/lib/format.ts';
+import type { Language } from '@/lib/i18n.ts';
+import {
+  NumberField,
+  SectionActions,
+  SectionCard,
+  SelectField,
+  StatusLine,
+} from '../shared/fields.tsx';
+import type { Field, Unit } from './state.ts';
+
+const NUMBER_FIELDS = [
+  { key: 'nd', unit: '' },
+  { key: 'length', unit: 'm' },
+  { key: 'qs', unit: 'LPH' },
+  { key: 's0', unit: 'm' },
+  { key: 'se', unit: 'm' },
+  { key: 'hfp', unit: 'm' },
+] as const satisfies readonly { key: Field; unit: string }[];
+
+/** One section of the secondary line: its inputs, status, stretches and pressures. */
+export function SecondarySection({
+  unit,
+  section,
+  lang,
+  onRaw,
+  onCalculate,
+  onClear,
+  onDelete,
+}: {
+  unit: Unit;
+  section: number;
+  lang: Language;
+  onRaw: (field: Field, value: string) => void;
+  onCalculate: () => void;
+  onClear: () => void;
+  onDelete: () => void;
+}) {
+  const { t } = useTranslation();
+  const f = (v: number, d: number) =>
+    formatNumber(v, lang, { minimumFractionDigits: d, maximumFractionDigits: d });
+  const alertFor = (field: Field) => (unit.alert?.field === field ? unit.alert.message : null);
+  const { result } = unit;
+  const status = result
+    ? { text: result.statusText, variant: result.status === 'ok' ? 'success' : 'danger' }
+    : { text: STATUS_HERE, variant: 'secondary' };
+
+  return (
+    <SectionCard
+      tool="secondary"
+      number={section}
+      title={t('irrigation.secondary.sectionN', { n: section })}
+      onCalculate={onCalculate}
+      after={
+        <div className="mt-2">
+          <StatusLine
+            text={status.text}
+            variant={status.variant as 'secondary' | 'success' | 'danger'}
+            testId="secondary-status"
+          />
+          {result?.alert && (
+            <InlineAlert
+              message={result.alert}
+              variant={result.status === 'ok' ? 'warning' : 'danger'}
+              testId="secondary-result-alert"
+            />
+          )}
+          {result && result.stretches.length > 0 && (
+            <div
+              className="table-responsive mt-2"
+              tabIndex={0}
+              role="region"
+              aria-label={t('irrigation.secondary.resultsCaption', { n: section })}
+            >
+              <Table size="sm" striped className="tool-table" data-testid="secondary-results">
+                <caption className="visually-hidden">
+                  {t('irrigation.secondary.resultsCaption', { n: section })}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('irrigation.secondary.cols.pipeType')}</th>
+                    <th scope="col" className="num">
+                      {t('irrigation.secondary.cols.nominal')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('irrigation.secondary.cols.length')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('irrigation.secondary.cols.outlets')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('irrigation.secondary.cols.hf')}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {result.stretches.map((s, i) => (
+                    <tr key={i}>
+                      <td>{s.pipeType}</td>
+                      <td className="num">{f(s.nominalDiameter, 0)}</td>
+                      <td className="num">{f(s.length, 2)}</td>
+                      <td className="num">{f(s.outlets, 0)}</td>
+                      <td className="num">{f(s.hf, 4)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+                <tfoot>
+                  <tr>
+                    <th scope="row">{t('irrigation.total')}</th>
+                    <td />
+                    <td className="num">
+                      {f(
+                        result.stretches.reduce((a, s) => a + s.length, 0),
+                        2,
+                      )}
+                    </td>
+                    <td className="num">{f(result.outlets, 0)}</td>
+                    <td className="num">{f(result.hf, 4)}</td>
+                  </tr>
+                </tfoot>
+              </Table>
+            </div>
+          )}
+          {result && <SectionPressures result={result} section={section} lang={lang} />}
+        </div>
+      }
+    >
+      <Row className="g-2">
+        <Col xs={12} sm={6} lg={3}>
+          <SelectField
+            label={t('irrigation.secondary.fields.pipeType')}
+            value={unit.raw.pipeType}
+            options={SECONDARY_PIPE_TYPES.map((p) => [p, p] as const)}
+            onChange={(v) => onRaw('pipeType', v)}
+            choose={t('irrigation.choose')}
+            alert={alertFor('pipeType')}
+            testId="secondary-pipeType"
+          />
+        </Col>
+        {NUMBER_FIELDS.map((field) => (
+          <Col key={field.key} xs={6} sm={6} lg={3} xl>
+            <NumberField
+              label={t(`irrigation.secondary.fields.${field.key}`)}
+              unit={field.unit || undefined}
+              value={unit.raw[field.key]}
+              onChange={(v) => onRaw(field.key, v)}
+              alert={alertFor(field.key)}
+              testId={`secondary-${field.key}`}
+            />
+          </Col>
+        ))}
+      </Row>
+      <Row className="g-2 mt-1">
+        <Col xs={12} sm={6} lg={4}>
+          <SelectField
+            label={t('irrigation.formula')}
+            value={unit.raw.formula ?? DEFAULT_FRICTION_FORMULA}
+            options={FRICTION_FORMULAS.map((f) => [f, FRICTION_FORMULA_LABELS[f][lang]] as const)}
+            onChange={(v) => onRaw('formula', v)}
+            alert={alertFor('formula')}
+            testId="secondary-formula"
+          />
+        </Col>
+        <Col xs={12} sm={6} lg={4}>
+          <NumberField
+            label={t('irrigation.secondary.fields.pressure')}
+            hint={t('irrigation.secondary.pressureHint')}
+            unit="m"
+            value={unit.raw.pressure ?? ''}
+            onChange={(v) => onRaw('pressure', v)}
+            alert={alertFor('pressure')}
+            testId="secondary-pressure"
+          />
+        </Col>
+      </Row>
+      <SectionActions tool="secondary" onClear={onClear} onDelete={onDelete} className="mt-3" />
+    </SectionCard>
+  );
+}
+
+/** Issue 20: a section's formula, inlet pressure and the pressure at every outlet. */
+function SectionPressures({
+  result,
+  section,
+  lang,
+}: {
+  result: SecondarySectionResult;
+  section: number;
+  lang: Language;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const f = (v: number, d: number) =>
+    formatNumber(v, lang, { minimumFractionDigits: d, maximumFractionDigits: d });
+  const pressures = result.outletPressures;
+  return (
+    <div className="mt-2">
+      <p className="small mb-1" data-testid="secondary-formula-used">
+        {t('irrigation.formulaUsed', {
+          formula: FRICTION_FORMULA_LABELS[result.formula][lang],
+        })}
+      </p>
+      {result.blasiusOutOfRange && (
+        <InlineAlert
+          variant="warning"
+          message={DESIGN_MESSAGES[lang].blasiusRange}
+          testId="secondary-blasius-note"
+        />
+      )}
+      {pressures && result.inletPressure !== null && (
+        <>
+          <p className="mb-1 fw-semibold" data-testid="secondary-inlet-pressure">
+            {t('irrigation.secondary.inletPressure', {
+              pressure: f(result.inletPressure, 2),
+              last: f(pressures.at(-1)!, 2),
+            })}
+          </p>
+          <button
+            type="button"
+            className="btn btn-sm btn-outline-secondary"
+            aria-expanded={open}
+            aria-controls={`${id}-outlets`}
+            onClick={() => setOpen((v) => !v)}
+            data-testid="secondary-outlets-toggle"
+          >
+            {t(open ? 'irrigation.secondary.hideOutlets' : 'irrigation.secondary.showOutlets', {
+              n: pressures.length,
+            })}
+          </button>
+          {open && (
+            <div
+              id={`${id}-outlets`}
+              className="tool-table-scroll mt-2"
+              tabIndex={0}
+              role="region"
+              aria-label={t('irrigation.secondary.outletsCaption', { n: section })}
+            >
+              <Table size="sm" striped className="tool-table" data-testid="secondary-outlets">
+                <thead>
+                  <tr>
+                    <th scope="col" className="num">
+                      {t('irrigation.secondary.cols.outlet')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('irrigation.secondary.cols.pressure')}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {pressures.map((p, i) => (
+                    <tr key={i}>
+                      <td className="num">{f(i + 1, 0)}</td>
+                      <td className="num">{f(p, 3)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

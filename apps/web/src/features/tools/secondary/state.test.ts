@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import {
+  STATUS_HERE,
+  designSecondarySection,
+  summarizePipes,
+  validateSecondarySection,
+} from '@diagrodl/hydraulics';
+import { reportCsvRows, reportPdfBlocks } from '../shared/report.ts';
+import { messageNumber } from '../shared/useNumberFormat.ts';
+import { secondaryReport } from './report.ts';
+import {
+  init,
+  parseSaved,
+  pressureProfiles,
+  reducer,
+  stretchRows,
+  toSaved,
+  type Action,
+  type State,
+} from './state.ts';
+
+const A = {
+  pipeType: 'PVC_CED40',
+  nd: '3',
+  length: '150',
+  qs: '2000',
+  s0: '1',
+  se: '1.5',
+  hfp: '3',
+};
+const B = { pipeType: 'PVC_RD26', nd: '2', length: '100', qs: '400', s0: '2', se: '2', hfp: '2' };
+const run = (s: State, ...actions: Action[]) => actions.reduce(reducer, s);
+
+/** A state with sections typed in and calculated. */
+function designed(...raws: (typeof A)[]): State {
+  let s = init(null, 'es');
+  raws.forEach((raw, i) => {
+    if (i > 0) s = reducer(s, { type: 'add' });
+    const key = s.units[i]!.key;
+    for (const [field, value] of Object.entries(raw)) {
+      s = reducer(s, { type: 'raw', key, field: field as keyof typeof A, value });
+    }
+    s = reducer(s, { type: 'calculate', key, lang: 'es' });
+  });
+  return s;
+}
+
+const engine = (raw: typeof A, section: number) => {
+  const check = validateSecondarySection(
+    { ...raw, formula: 'hazen-williams', pressure: '10' },
+    section,
+  );
+  if (!check.ok) throw new Error(check.message);
+  return designSecondarySection(check.value, section, { formatNumber: messageNumber('es') });
+};
+
+describe('secondary-line state', () => {
+  it('designs each section like the engine, numbered by position', () => {
+    const s = designed(A, B);
+    expect(s.units.map((u) => u.result)).toEqual([engine(A, 1), engine(B, 2)]);
+    expect(stretchRows(s).length).toBe(
+      engine(A, 1).stretches.length + engine(B, 2).stretches.length,
+    );
+    expect(pressureProfiles(s).map((p) => p.section)).toEqual([1, 2]);
+  });
+
+  it('the summary needs a section, and clear or delete drops it', () => {
+    const none = run(designed(A), { type: 'reset' }, { type: 'accounting' });
+    expect(none.summary).toBeNull();
+    expect(none.pageAlert?.place).toBe('summary');
+    const two = run(designed(A, B), { type: 'accounting' });
+    expect(two.pageAlert).toBeNull();
+    expect(two.summary).toEqual(summarizePipes([engine(A, 1), engine(B, 2)]));
+    const cleared = run(two, { type: 'clear', key: two.units[1]!.key });
+    expect(cleared.summary).toBeNull();
+    expect(cleared.units[1]!.raw.length).toBe('');
+    expect(cleared.units[1]!.result).toBeNull();
+    const removed = run(two, { type: 'remove', key: two.units[0]!.key, lang: 'es' });
+    expect(removed.summary).toBeNull();
+    expect(removed.units[0]!.result).toEqual(engine(B, 1));
+  });
+
+  it('refuses a section beyond the limit with the engine alert', () => {
+    let s = init(null, 'es');
+    for (let i = 0; i < 30 && !s.pageAlert; i++) s = reducer(s, { type: 'add' });
+    expect(s.pageAlert?.place).toBe('add');
+    expect(run(s, { type: 'reset' })).toMatchObject({ units: [], summary: null, pageAlert: null });
+  });
+
+  it('a saved design comes back recalculated with its summary', () => {
+    const s = run(designed(A, B), { type: 'accounting' });
+    const back = init(parseSaved(JSON.parse(JSON.stringify(toSaved(s)))), 'es');
+    expect(back.units.map((u) => u.result)).toEqual(s.units.map((u) => u.result));
+    expect(back.summary).toEqual(s.summary);
+    // Files saved before issue 20 get the formula and pressure of a new section.
+    const old = parseSaved({ units: [{ raw: A, calculated: false }], summary: false });
+    expect(old?.units[0]!.raw.pressure).toBe('10');
+    expect(parseSaved({ units: [{ raw: { pipeType: 1 } }] })).toBeNull();
+  });
+});
+
+describe('secondary-line report', () => {
+  const t = ((key: string, o?: { n?: number }) => (o?.n ? `${key} ${o.n}` : key)) as never;
+  const fmt = (v: number, d = 2) => v.toFixed(d);
+
+  it('CSV: inputs with status, stretches (6 columns), pressures, summary (4 columns)', () => {
+    const s = run(designed(A, B), { type: 'add' }, { type: 'accounting' });
+    const rows = reportCsvRows(secondaryReport(s, t, 'es', fmt));
+    expect(rows[0]).toHaveLength(11);
+    expect(rows[3]![8]).toBe(STATUS_HERE);
+    const stretches = rows.filter((r) => r.length === 6 && typeof r[0] === 'number');
+    expect(stretches).toHaveLength(stretchRows(s).length);
+    expect(stretches[0]![5]).toBe(engine(A, 1).stretches[0]!.hf);
+    const summary = rows.filter((r) => r.length === 4 && /^(PVC|Al)/.test(String(r[0])));
+    expect(summary.map((r) => r[3])).toEqual(s.summary!.map((x) => x.adjustedLength));
+    expect(rows.at(-1)).toEqual([
+      expect.stringContaining('mainlinePressure'),
+      expect.any(Number),
+      'm',
+    ]);
+  });
+
+  it('PDF: inputs without status, formatted stretches, one text pair per section, charts', () => {
+    const s = run(designed(A, B), { type: 'accounting' });
+    const blocks = reportPdfBlocks(secondaryReport(s, t, 'es', fmt), fmt, [null, null]);
+    expect(blocks.map((b) => b.kind)).toEqual([
+      'table',
+      'table',
+      'text',
+      'text',
+      'text',
+      'text',
+      'table',
+      'text',
+      'charts',
+    ]);
+    const inputs = blocks[0] as unknown as { columns: string[]; rows: string[][] };
+    expect(inputs.columns).toHaveLength(10);
+    const results = blocks[1] as unknown as { rows: string[][] };
+    expect(results.rows[0]![5]).toBe(engine(A, 1).stretches[0]!.hf.toFixed(4));
+  });
+});

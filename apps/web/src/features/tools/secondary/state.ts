@@ -1,0 +1,221 @@
+/**
+ * The secondary-line designer's state: its sections and the pipe summary, with a pure reducer
+ * (no React, no browser) so every rule can be unit-tested.
+ */
+import {
+  DEFAULT_FRICTION_FORMULA,
+  HydraulicsInputError,
+  addSectionAlert,
+  designSecondarySection,
+  parseDecimal,
+  sectionCountAlert,
+  summarizePipes,
+  validateSecondarySection,
+  type SecondarySectionRaw,
+  type SecondarySectionResult,
+  type SecondarySummaryRow,
+} from '@diagrodl/hydraulics';
+import type { Language } from '@/lib/i18n.ts';
+import { is } from '../shared/export.ts';
+import { messageNumber } from '../shared/useNumberFormat.ts';
+
+export const KIND = 'secondary';
+export type Field = keyof SecondarySectionRaw;
+/** Issue 20's fields, beyond the specification: friction formula, pressure the laterals need. */
+const EXTRA_FIELDS = ['formula', 'pressure'] as const;
+/** The specification's seven fields. */
+export const FIELDS: readonly Exclude<Field, (typeof EXTRA_FIELDS)[number]>[] = [
+  'pipeType',
+  'nd',
+  'length',
+  'qs',
+  's0',
+  'se',
+  'hfp',
+];
+/** Pressure proposed for the laterals on a new section, m (the lateral calculator's Po). */
+const DEFAULT_PRESSURE = '10';
+
+export interface Unit {
+  key: number;
+  raw: SecondarySectionRaw;
+  result: SecondarySectionResult | null;
+  alert: { field: string; message: string } | null;
+}
+
+export interface State {
+  units: Unit[];
+  summary: SecondarySummaryRow[] | null;
+  nextKey: number;
+  /** The engine's alert of the add button or of the summary. */
+  pageAlert: { place: 'add' | 'summary'; text: string } | null;
+}
+
+export interface Saved {
+  units: { raw: SecondarySectionRaw; calculated: boolean }[];
+  summary: boolean;
+}
+
+export type Action =
+  | { type: 'add' }
+  | { type: 'reset' }
+  | { type: 'accounting' }
+  | { type: 'remove'; key: number; lang: Language }
+  | { type: 'raw'; key: number; field: Field; value: string }
+  | { type: 'calculate'; key: number; lang: Language }
+  | { type: 'clear'; key: number };
+
+const emptyRaw = (): SecondarySectionRaw => ({
+  pipeType: '',
+  nd: '',
+  length: '',
+  qs: '',
+  s0: '',
+  se: '',
+  hfp: '',
+  formula: DEFAULT_FRICTION_FORMULA,
+  pressure: DEFAULT_PRESSURE,
+});
+
+const newUnit = (key: number): Unit => ({ key, raw: emptyRaw(), result: null, alert: null });
+
+/** Validates and designs one section; the result or the alert of the first failing field. */
+export function calculateUnit(unit: Unit, section: number, lang: Language): Unit {
+  const check = validateSecondarySection(unit.raw, section);
+  if (!check.ok) {
+    return { ...unit, result: null, alert: { field: check.field, message: check.message } };
+  }
+  try {
+    const result = designSecondarySection(check.value, section, {
+      formatNumber: messageNumber(lang),
+    });
+    return { ...unit, result, alert: null };
+  } catch (err) {
+    if (err instanceof HydraulicsInputError) {
+      return { ...unit, result: null, alert: { field: err.field, message: err.message } };
+    }
+    throw err;
+  }
+}
+
+export function parseSaved(data: unknown): Saved | null {
+  if (!is.record(data) || !Array.isArray(data.units) || data.units.length > 20) return null;
+  const units: Saved['units'] = [];
+  for (const u of data.units) {
+    if (!is.record(u) || !is.stringRecord(u.raw, FIELDS)) return null;
+    const saved = u.raw as Record<string, unknown>;
+    // Files saved before issue 20 have no formula or pressure: the defaults of a new section.
+    const raw = { ...emptyRaw(), ...Object.fromEntries(FIELDS.map((f) => [f, saved[f]])) };
+    for (const f of EXTRA_FIELDS) if (typeof saved[f] === 'string') raw[f] = saved[f];
+    units.push({ raw: raw as SecondarySectionRaw, calculated: u.calculated === true });
+  }
+  return { units, summary: data.summary === true };
+}
+
+export function toSaved(state: State): Saved {
+  return {
+    units: state.units.map((u) => ({ raw: u.raw, calculated: u.result !== null })),
+    summary: state.summary !== null,
+  };
+}
+
+const summarize = (units: Unit[]) =>
+  summarizePipes(units.flatMap((u) => (u.result ? [u.result] : [])));
+
+/** The state of a saved design (recalculated), or of a new one (one empty section). */
+export function init(saved: Saved | null, lang: Language): State {
+  if (!saved) return { units: [newUnit(1)], summary: null, nextKey: 2, pageAlert: null };
+  const units = saved.units.map((u, i) => {
+    const unit: Unit = { ...newUnit(i + 1), raw: u.raw };
+    return u.calculated ? calculateUnit(unit, i + 1, lang) : unit;
+  });
+  const summary = saved.summary && !sectionCountAlert(units.length) ? summarize(units) : null;
+  return { units, summary, nextKey: units.length + 1, pageAlert: null };
+}
+
+const updateUnit = (state: State, key: number, update: (u: Unit, index: number) => Unit) =>
+  state.units.map((u, i) => (u.key === key ? update(u, i) : u));
+
+export function reducer(state: State, action: Action): State {
+  switch (action.type) {
+    case 'add': {
+      const alert = addSectionAlert(state.units.length);
+      if (alert) return { ...state, pageAlert: { place: 'add', text: alert } };
+      return {
+        ...state,
+        pageAlert: null,
+        units: [...state.units, newUnit(state.nextKey)],
+        nextKey: state.nextKey + 1,
+      };
+    }
+    case 'reset':
+      return { ...state, units: [], summary: null, pageAlert: null };
+    case 'accounting': {
+      const alert = sectionCountAlert(state.units.length);
+      if (alert) return { ...state, summary: null, pageAlert: { place: 'summary', text: alert } };
+      return { ...state, pageAlert: null, summary: summarize(state.units) };
+    }
+    case 'remove':
+      return {
+        ...state,
+        pageAlert: null,
+        summary: null,
+        // Sections are numbered by position: the ones after the deleted section are renumbered.
+        units: state.units
+          .filter((u) => u.key !== action.key)
+          .map((u, i) => (u.result ? calculateUnit(u, i + 1, action.lang) : u)),
+      };
+    case 'raw':
+      return {
+        ...state,
+        units: updateUnit(state, action.key, (u) => ({
+          ...u,
+          raw: { ...u.raw, [action.field]: action.value },
+        })),
+      };
+    case 'calculate':
+      return {
+        ...state,
+        units: updateUnit(state, action.key, (u, i) => calculateUnit(u, i + 1, action.lang)),
+      };
+    case 'clear':
+      return {
+        ...state,
+        summary: null,
+        units: updateUnit(state, action.key, (u) => newUnit(u.key)),
+      };
+  }
+}
+
+/** The designed sections with their numbers. */
+export function designedSections(state: State) {
+  return state.units.flatMap((u, i) => (u.result ? [{ section: i + 1, result: u.result }] : []));
+}
+
+/** Every stretch of the designed sections, with where it starts and ends along its section. */
+export function stretchRows(state: State) {
+  return designedSections(state).flatMap(({ section, result }) => {
+    let from = 0;
+    return result.stretches.map((stretch) => {
+      const row = { section, from, to: from + stretch.length, stretch };
+      from += stretch.length;
+      return row;
+    });
+  });
+}
+
+/** Issue 20: pressures along each designed section (the inlet, then every outlet). */
+export function pressureProfiles(state: State) {
+  return designedSections(state).flatMap(({ section, result }) => {
+    if (!result.outletPressures || result.inletPressure === null) return [];
+    const input = state.units[section - 1]!.raw;
+    const s0 = parseDecimal(input.s0) ?? 0;
+    const se = parseDecimal(input.se) ?? 0;
+    const outlets = result.outletPressures.map((pressure, i) => ({
+      outlet: i + 1,
+      distance: s0 + i * se,
+      pressure,
+    }));
+    return [{ section, inlet: result.inletPressure, outlets }];
+  });
+}
