@@ -13,7 +13,7 @@ import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { nowIso } from '../lib/tokens.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
-import { UserRepository } from '../modules/auth/user.repository.ts';
+import { newUserRow, UserRepository } from '../modules/auth/user.repository.ts';
 
 const USAGE =
   'usage: create-user --user NAME --password PASS --first-name F --last-name L --email E ' +
@@ -93,29 +93,9 @@ try {
     process.exitCode = 1;
   } else {
     const now = nowIso();
-    const id = await users.insert({
-      user_name: r.userName,
-      user_name_lower: r.userName.toLowerCase(),
-      first_name: r.firstName,
-      last_name: r.lastName,
-      email: r.email,
-      email_lower: r.email.toLowerCase(),
-      country: r.country,
-      code_country: r.codeCountry,
-      city: r.city,
-      phone_number: r.phoneNumber,
-      organisation_type: r.organisationType,
-      organisation_name: r.organisationName,
-      purpose_use: r.purposeUse,
-      accept_terms: 1,
-      give_permission: 0,
-      accept_data_licence: 1,
-      subscribe_update: 0,
-      language: values.language,
-      password_hash: await hashPassword(values.password),
-      created_at: now,
-      password_changed_at: now,
-    });
+    const id = await users.insert(
+      newUserRow(r, values.language, await hashPassword(values.password), now),
+    );
     console.log(JSON.stringify({ id, userName: r.userName }));
   }
 } finally {

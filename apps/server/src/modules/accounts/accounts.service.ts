@@ -10,7 +10,7 @@ import type { MailLanguage } from '../../mail/language.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { RATE_RULES, type RateLimiter } from '../auth/rate-limiter.ts';
-import type { UserRepository } from '../auth/user.repository.ts';
+import { newUserRow, type UserRepository } from '../auth/user.repository.ts';
 import { welcomeMail } from './accounts.mail.ts';
 import { generatePassword } from './generate-password.ts';
 
@@ -59,29 +59,7 @@ export class AccountsService {
     const now = nowIso();
     let id: number;
     try {
-      id = await users.insert({
-        user_name: r.userName,
-        user_name_lower: r.userName.toLowerCase(),
-        first_name: r.firstName,
-        last_name: r.lastName,
-        email: r.email,
-        email_lower: r.email.toLowerCase(),
-        country: r.country,
-        code_country: r.codeCountry,
-        city: r.city,
-        phone_number: r.phoneNumber,
-        organisation_type: r.organisationType,
-        organisation_name: r.organisationName,
-        purpose_use: r.purposeUse,
-        accept_terms: 1,
-        give_permission: r.givePermission ? 1 : 0,
-        accept_data_licence: 1,
-        subscribe_update: r.subscribeUpdate ? 1 : 0,
-        language,
-        password_hash: await hashPassword(password),
-        created_at: now,
-        password_changed_at: now,
-      });
+      id = await users.insert(newUserRow(r, language, await hashPassword(password), now));
     } catch (err) {
       // Two registrations raced for the same name or address.
       if (isUniqueViolation(err)) throw new HttpError(409, REGISTRATION_SERVER_MESSAGES.taken);
