@@ -28,7 +28,14 @@ import { diagnosisRoutes } from './modules/diagnosis/diagnosis.routes.ts';
 import { DeviceDiagnosisRepository } from './modules/diagnosis/device.repository.ts';
 import { deviceRoutes } from './modules/diagnosis/device.routes.ts';
 import { DeviceDiagnosisService } from './modules/diagnosis/device.service.ts';
-import { type DiagnosisOptions, DiagnosisService } from './modules/diagnosis/diagnosis.service.ts';
+import { ConfigService } from './modules/diagnosis/config.service.ts';
+import {
+  IdentificationRunner,
+  type RunnerOptions,
+} from './modules/diagnosis/identification-runner.ts';
+import { ReportService } from './modules/diagnosis/report/report.service.ts';
+import { ResultsService } from './modules/diagnosis/results.service.ts';
+import { UploadService } from './modules/diagnosis/upload.service.ts';
 import { MediaStore } from './modules/diagnosis/media.ts';
 import { SessionRepository } from './modules/session/session.repository.ts';
 import { Sessions } from './modules/session/sessions.ts';
@@ -46,7 +53,7 @@ export interface App {
 /** The composition root: everything the server is, built from one Config. */
 export interface AppOptions {
   /** Diagnosis tuning (tests shorten the claim lifetime and pause runs between chunks). */
-  diagnosis?: DiagnosisOptions;
+  diagnosis?: RunnerOptions;
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
@@ -132,22 +139,25 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     warn: (m) => server.log.warn(m),
   });
   const media = new MediaStore(config.mediaDir);
-  const diagnosis = new DiagnosisService(
-    new DiagnosisRepository(db.kysely),
-    media,
-    models,
-    server.log,
-    {
-      // the embedded SQLite file is this process's alone: interrupted runs resume at start-up
-      exclusive: config.database.kind === 'sqlite',
-      ...options.diagnosis,
-      productName: 'DiAgroDL',
-    },
-  );
+  const diagnosisRepo = new DiagnosisRepository(db.kysely);
+  const diagnosis = new IdentificationRunner(diagnosisRepo, media, models, server.log, {
+    // the embedded SQLite file is this process's alone: interrupted runs resume at start-up
+    exclusive: config.database.kind === 'sqlite',
+    ...options.diagnosis,
+  });
   server.addHook('preClose', async () => diagnosis.close());
   server.addHook('onClose', async () => models.close());
   healthRoutes(server, { db, maintenance: config.maintenance, models: () => models.health() });
-  await diagnosisRoutes(server, { service: diagnosis, models, media, publicUrl: config.publicUrl });
+  await diagnosisRoutes(server, {
+    config: new ConfigService(diagnosisRepo, models),
+    uploads: new UploadService(diagnosisRepo, media),
+    runner: diagnosis,
+    results: new ResultsService(diagnosisRepo, media),
+    reports: new ReportService(diagnosisRepo, media, models, 'DiAgroDL'),
+    models,
+    media,
+    publicUrl: config.publicUrl,
+  });
   // Diagnosis on the device (issue 18): the model it runs and the diagnoses it made offline.
   await deviceRoutes(server, {
     service: new DeviceDiagnosisService(new DeviceDiagnosisRepository(db.kysely), media),

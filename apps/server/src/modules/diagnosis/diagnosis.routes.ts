@@ -10,7 +10,11 @@ import { DIAGNOSIS_MESSAGES as M, DIAGNOSIS_PATHS as P, UPLOAD_LIMITS } from '@d
 import type { Inference } from '../../inference/classifier.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { requireUser, userIdOf } from '../../plugins/auth-guard.ts';
-import type { DiagnosisService } from './diagnosis.service.ts';
+import type { ConfigService } from './config.service.ts';
+import type { IdentificationRunner } from './identification-runner.ts';
+import type { ReportService } from './report/report.service.ts';
+import type { ResultsService } from './results.service.ts';
+import type { UploadService } from './upload.service.ts';
 import { MEDIA_TYPES, type MediaStore } from './media.ts';
 
 interface MultipartBody {
@@ -70,13 +74,17 @@ function positiveId(raw: string): number {
 export function diagnosisRoutes(
   app: FastifyInstance,
   deps: {
-    service: DiagnosisService;
+    config: ConfigService;
+    uploads: UploadService;
+    runner: IdentificationRunner;
+    results: ResultsService;
+    reports: ReportService;
     models: Inference;
     media: MediaStore;
     publicUrl: string | undefined;
   },
 ): Promise<void> {
-  const { service } = deps;
+  const { config, uploads, runner, results, reports } = deps;
   return registerScope(app, async (scope) => {
     await scope.register(multipart, {
       limits: {
@@ -95,53 +103,53 @@ export function diagnosisRoutes(
 
     scope.post(P.config, guarded, async (request) => {
       const { fields } = await readBody(request);
-      return service.configure(userIdOf(request), fields);
+      return config.configure(userIdOf(request), fields);
     });
-    scope.get(P.config, guarded, async (request) => service.getConfig(userIdOf(request)));
+    scope.get(P.config, guarded, async (request) => config.getConfig(userIdOf(request)));
 
     scope.post(P.posts, guarded, async (request) => {
       const body = await readBody(request);
       if (!body.file) throw new HttpError(400, M.noFile);
-      return service.upload(userIdOf(request), {
+      return uploads.upload(userIdOf(request), {
         bytes: body.file.bytes,
         filename: body.file.filename,
         nameImg: body.fields.name_img,
       });
     });
-    scope.get(P.posts, guarded, async (request) => service.rows(userIdOf(request)));
+    scope.get(P.posts, guarded, async (request) => results.rows(userIdOf(request)));
 
-    scope.get(P.pending, guarded, async (request) => service.pending(userIdOf(request)));
+    scope.get(P.pending, guarded, async (request) => uploads.pending(userIdOf(request)));
     scope.delete<{ Params: { id: string } }>('/diagrodl/pending/:id/', guarded, async (request) =>
-      service.deletePending(userIdOf(request), positiveId(request.params.id)),
+      uploads.deletePending(userIdOf(request), positiveId(request.params.id)),
     );
 
     // Answers at once with the number of images claimed; the page polls /diagrodl/progress/.
     // ?wait=1 answers only when the identification has ended (scripts, simple clients).
     scope.post<{ Querystring: { wait?: string } }>(P.predict, guarded, async (request) => {
       await readBody(request); // fields 'image' and 'report' carry nothing the server needs
-      return service.predict(userIdOf(request), { wait: request.query.wait === '1' });
+      return runner.predict(userIdOf(request), { wait: request.query.wait === '1' });
     });
     scope.get(P.progress, guarded, async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return service.progress(userIdOf(request));
+      return runner.progress(userIdOf(request));
     });
 
     scope.get(P.makeReport, guarded, async (request) => {
       const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
-      return service.makeReport(userIdOf(request), base);
+      return reports.makeReport(userIdOf(request), base);
     });
 
     scope.post(P.deleteRows, guarded, async (request) => {
       await readBody(request);
-      return service.deleteRows(userIdOf(request));
+      return results.deleteRows(userIdOf(request));
     });
 
-    scope.get(P.history, guarded, async (request) => service.history(userIdOf(request)));
-    scope.delete(P.history, guarded, async (request) => service.deleteHistory(userIdOf(request)));
+    scope.get(P.history, guarded, async (request) => results.history(userIdOf(request)));
+    scope.delete(P.history, guarded, async (request) => results.deleteHistory(userIdOf(request)));
     scope.delete<{ Params: { id: string } }>('/diagrodl/history/:id/', guarded, async (request) => {
       const id = Number(request.params.id);
       if (!Number.isSafeInteger(id) || id <= 0) throw new HttpError(404, M.historyNotFound);
-      return service.deleteHistory(userIdOf(request), id);
+      return results.deleteHistory(userIdOf(request), id);
     });
 
     // Media: only the owner's own folder is ever looked at, so another user's file is a 404.

@@ -1,56 +1,31 @@
 /**
- * The diagnosis tool's rules: configuration, uploads, identification runs (claimed
- * atomically, run in the background, progress in the database), result rows, the PDF
- * report, 'start anew' and the history. Only the repository speaks SQL; only MediaStore
- * touches files.
+ * The identification runner: claims a user's pending photos atomically, identifies them in the
+ * background (progress in the database) and writes each result, its heatmap and thumbnail.
  *
- * Identification is a small job queue in the database (issue 17): a run is held by one process
- * under a short lease (its `owner` token, heartbeat `updated_at` every leaseMs / 5). Every
- * process sweeps for runs whose lease has run out and takes them over: the run gets a new owner
- * and its claimed images the new token, so late writes of the dead holder are fenced off (every
- * write checks the token) and each photo is identified exactly once. In the embedded mode the
- * SQLite file is this process's alone, so at start-up every running run is taken over at once.
+ * Identification is a small job queue in the database (see README.md, "Identification runs"): a
+ * run is held by one process under a short lease (its `owner` token, heartbeat `updated_at` every
+ * leaseMs / 5). Every process sweeps for runs whose lease has run out and takes them over: the run
+ * gets a new owner and its claimed images the new token, so late writes of the dead holder are
+ * fenced off (every write checks the token) and each photo is identified exactly once. In the
+ * embedded mode the SQLite file is this process's alone, so at start-up every running run is
+ * taken over at once.
  */
 import {
-  CROPS,
   DIAGNOSIS_MESSAGES as M,
-  LEVELS,
-  MODEL_TYPES,
-  MODEL_VERSIONS,
-  NOT_LEAF,
-  NOT_RECOGNISED,
   SERVER_MESSAGES,
-  UPLOAD_LIMITS,
-  type ConfigBody,
-  type ConfigReply,
-  type ConfigStateReply,
-  type DeleteReply,
-  type DiagnosisReason,
-  type DiagnosisRow,
-  type HistoryItem,
-  type ModelId,
-  type PendingImage,
   type PredictReply,
   type ProgressReply,
-  type ReportReply,
-  type TopClass,
-  type UploadReply,
-  isDiagnosisReason,
 } from '@diagrodl/contracts';
-import { type ClassId, classInfo, className, isClassId } from '@diagrodl/contracts/classes';
 import type { Classification, Classifier, Inference } from '../../inference/classifier.ts';
-import { ModelRegistry } from '../../inference/models.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { nowIso, randomToken } from '../../lib/tokens.ts';
-import { type ReportImage, renderDiagnosisReport } from '../../reports/report.ts';
 import type { DiagnosisRepository, ImageRow, RunRow } from './diagnosis.repository.ts';
 import type { MediaStore } from './media.ts';
-import { inspectImage, safeImageName } from './uploads.ts';
 
 /** A run taken over this many times (each time its holder died) is given up, not retried. */
 export const MAX_TAKEOVERS = 3;
 
-export interface DiagnosisOptions {
+export interface RunnerOptions {
   /**
    * A run (and its claims) whose heartbeat is older than this belongs to a dead process and is
    * taken over by a live one. Heartbeats and sweeps happen every leaseMs / 5.
@@ -74,32 +49,7 @@ interface Logger {
   warn(obj: unknown, msg?: string): void;
 }
 
-export interface UploadInput {
-  bytes: Buffer;
-  filename: string | undefined;
-  nameImg: string | undefined;
-}
-
-function lang(language: string | undefined): 'es' | 'en' {
-  return language?.startsWith('en') ? 'en' : 'es';
-}
-
-/**
- * A stored row's outcome: accepted, or why not. A not-accepted row without a known reason
- * (written before migration 0004 derived them) is 'low_confidence'.
- */
-function outcomeOf(r: {
-  accepted: number | null;
-  reason: string | null;
-  leaf_probability: number | null;
-}): { accepted: boolean; reason: DiagnosisReason | null; leaf_probability: number | null } {
-  const accepted = r.accepted === 1;
-  const reason = accepted ? null : isDiagnosisReason(r.reason) ? r.reason : 'low_confidence';
-  const leaf = r.leaf_probability;
-  return { accepted, reason, leaf_probability: leaf === null ? null : Number(leaf) };
-}
-
-export class DiagnosisService {
+export class IdentificationRunner {
   private readonly ttlMs: number;
   private readonly beatMs: number;
   private readonly chunkSize: number;
@@ -116,118 +66,13 @@ export class DiagnosisService {
     private readonly media: MediaStore,
     private readonly models: Inference,
     private readonly log: Logger,
-    private readonly opts: DiagnosisOptions & { productName?: string } = {},
+    private readonly opts: RunnerOptions = {},
   ) {
     this.ttlMs = opts.leaseMs ?? 5_000;
     this.beatMs = Math.max(20, Math.floor(this.ttlMs / 5));
     this.chunkSize = Math.max(1, opts.chunkSize ?? 4);
     this.drainMs = opts.drainTimeoutMs ?? 15_000;
   }
-
-  /* ---------------- configuration ---------------- */
-
-  async configure(userId: number, body: Partial<Record<keyof ConfigBody, unknown>>) {
-    const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
-    const cfg: ConfigBody = {
-      cultivo: str(body.cultivo),
-      nivel: str(body.nivel),
-      tipo_modelo: str(body.tipo_modelo),
-      modelo_version: str(body.modelo_version),
-    };
-    if (cfg.cultivo !== CROPS[0]) throw new HttpError(400, M.cropNotAvailable);
-    if (cfg.nivel !== LEVELS[0]) throw new HttpError(400, M.levelNotAvailable);
-    if (cfg.tipo_modelo !== MODEL_TYPES[0]) throw new HttpError(400, M.typeNotAvailable);
-    const version = MODEL_VERSIONS.find((v) => v.value === cfg.modelo_version);
-    if (!version) throw new HttpError(400, M.modelUnknown);
-    if (!this.models.has(version.modelId)) {
-      throw new HttpError(400, M.modelNotLoaded(version.label));
-    }
-    await this.repo.saveSettings({
-      user_id: userId,
-      ...cfg,
-      model_id: version.modelId,
-      updated_at: nowIso(),
-    });
-    return {
-      status: 'OK',
-      detail: M.configOk,
-      config: { ...cfg, modelId: version.modelId },
-    } satisfies ConfigReply;
-  }
-
-  async getConfig(userId: number): Promise<ConfigStateReply> {
-    const s = await this.repo.getSettings(userId);
-    if (!s) return { config: null };
-    return {
-      config: {
-        cultivo: s.cultivo,
-        nivel: s.nivel,
-        tipo_modelo: s.tipo_modelo,
-        modelo_version: s.modelo_version,
-        modelId: s.model_id as ModelId,
-      },
-    };
-  }
-
-  /* ---------------- uploads ---------------- */
-
-  async upload(userId: number, input: UploadInput): Promise<UploadReply> {
-    const rawName = input.nameImg?.trim() ? input.nameImg : input.filename;
-    if (input.filename) safeImageName(input.filename);
-    const nameImg = safeImageName(rawName ?? '');
-    const img = await inspectImage(input.bytes);
-    if ((await this.repo.countUnfinished(userId)) >= UPLOAD_LIMITS.maxPending) {
-      throw new HttpError(409, M.tooManyPending);
-    }
-    const file = `${randomToken(12)}.${img.ext}`;
-    await this.media.write('post_images', userId, file, input.bytes);
-    let id: number;
-    try {
-      id = await this.repo.insertImage({
-        user_id: userId,
-        name_img: nameImg,
-        file,
-        mime: img.mime,
-        size_bytes: input.bytes.length,
-        width: img.width,
-        height: img.height,
-        status: 'pending',
-        created_at: nowIso(),
-      });
-    } catch (err) {
-      await this.media.remove('post_images', userId, file);
-      throw err;
-    }
-    // Two uploads racing past the check above: the later one is taken back.
-    if ((await this.repo.countUnfinished(userId, id)) > UPLOAD_LIMITS.maxPending) {
-      await this.repo.deleteImages(userId, [id]);
-      await this.media.remove('post_images', userId, file);
-      throw new HttpError(409, M.tooManyPending);
-    }
-    return { status: 'OK', detail: M.uploadOk, id, name_img: nameImg };
-  }
-
-  async pending(userId: number): Promise<PendingImage[]> {
-    const rows = await this.repo.listUnfinished(userId);
-    return rows.map((r) => ({
-      id: r.id,
-      name_img: r.name_img,
-      size: r.size_bytes,
-      created_at: r.created_at,
-      url: this.media.url('post_images', r.file),
-    }));
-  }
-
-  async deletePending(userId: number, id: number): Promise<DeleteReply> {
-    const row = await this.repo.findImage(userId, id);
-    if (!row || row.status === 'done') throw new HttpError(404, M.pendingNotFound);
-    if (row.status === 'claimed') throw new HttpError(409, M.pendingBusy);
-    if (!(await this.repo.deletePending(userId, id))) throw new HttpError(409, M.pendingBusy);
-    await this.media.remove('post_images', userId, row.file);
-    return { status: 'OK', detail: M.pendingRemoved, deleted: 1 };
-  }
-
-  /* ---------------- identification ---------------- */
 
   private staleBefore(): string {
     return nowIso(new Date(Date.now() - this.ttlMs));
@@ -513,160 +358,6 @@ export class DiagnosisService {
       ...(run.detail ? { detail: run.detail } : {}),
     };
   }
-
-  /* ---------------- results ---------------- */
-
-  private top3Of(json: string | null, language: string): TopClass[] {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(json ?? '[]');
-    } catch {
-      parsed = [];
-    }
-    return (Array.isArray(parsed) ? parsed : [])
-      .filter((t): t is { label: ClassId; probability: number } => isClassId(t?.label))
-      .map((t) => ({
-        label: t.label,
-        predict: className(t.label, language),
-        probability: Number(t.probability),
-      }));
-  }
-
-  /** The visible label: the class name, or the not-leaf / not-recognised message. */
-  private predictName(label: ClassId, reason: DiagnosisReason | null, language: string): string {
-    if (reason === 'not_leaf') return NOT_LEAF[lang(language)];
-    if (reason === 'low_confidence') return NOT_RECOGNISED[lang(language)];
-    return className(label, language);
-  }
-
-  async rows(userId: number): Promise<DiagnosisRow[]> {
-    const language = (await this.repo.userLanguage(userId))?.language ?? 'es';
-    const rows = await this.repo.listDone(userId);
-    return rows
-      .filter((r) => isClassId(r.label))
-      .map((r) => {
-        const label = r.label as ClassId;
-        const { accepted, reason, leaf_probability } = outcomeOf(r);
-        return {
-          id: r.id,
-          name_img: r.name_img,
-          predict: this.predictName(label, reason, language),
-          probability: Number(r.probability),
-          label,
-          top3: this.top3Of(r.top3, language),
-          accepted,
-          reason,
-          leaf_probability,
-          model: r.model ?? '',
-          modelLabel: ModelRegistry.label(r.model ?? ''),
-          created_at: r.predicted_at ?? r.created_at,
-          image: this.media.url('post_images', r.file),
-          heatmap: r.heatmap_file ? this.media.url('heatmaps', r.heatmap_file) : '',
-          page: classInfo(label).route,
-        };
-      });
-  }
-
-  async makeReport(userId: number, baseUrl: string): Promise<ReportReply> {
-    const rows = await this.repo.listDone(userId);
-    const usable = rows.filter((r) => isClassId(r.label));
-    if (!usable.length) throw new HttpError(400, M.noRows);
-    const user = await this.repo.userLanguage(userId);
-    const language = lang(user?.language);
-    const models = [...new Set(usable.map((r) => r.model ?? ''))];
-    const images: ReportImage[] = [];
-    for (const r of usable) {
-      const label = r.label as ClassId;
-      const { accepted, reason } = outcomeOf(r);
-      const photo = await this.media.read('post_images', userId, r.file).catch(() => null);
-      const heatmap = r.heatmap_file
-        ? await this.media.read('heatmaps', userId, r.heatmap_file).catch(() => null)
-        : null;
-      images.push({
-        nameImg: r.name_img,
-        label,
-        predict: this.predictName(label, reason, language),
-        probability: Number(r.probability),
-        accepted,
-        reason,
-        top3: this.top3Of(r.top3, language),
-        photo: photo ? await this.models.thumbnail(photo, 360, 82).catch(() => null) : null,
-        heatmap: heatmap ? await this.models.thumbnail(heatmap, 360, 82).catch(() => null) : null,
-        pageUrl: `${baseUrl}${classInfo(label).route}`,
-      });
-    }
-    const pdf = await renderDiagnosisReport({
-      productName: this.opts.productName ?? 'DiAgroDL',
-      userName: user?.userName ?? String(userId),
-      date: new Date(),
-      language,
-      models: models.map((id) => ({
-        label: ModelRegistry.label(id),
-        accuracy: this.models.accuracy(id),
-      })),
-      images,
-    });
-    const token = randomToken(24);
-    await this.media.write('reports', userId, `${token}.pdf`, pdf);
-    return { url: this.media.url('reports', `${token}.pdf`) };
-  }
-
-  /** 'Start anew': this user's images, result rows, heatmaps and reports go; the history stays. */
-  async deleteRows(userId: number): Promise<DeleteReply> {
-    const rows = await this.repo.listAllImages(userId);
-    const n = await this.repo.deleteImages(
-      userId,
-      rows.map((r) => r.id),
-    );
-    for (const r of rows) {
-      await this.media.remove('post_images', userId, r.file);
-      await this.media.remove('heatmaps', userId, r.heatmap_file ?? `h${r.id}.jpg`);
-    }
-    await this.media.clear('reports', userId);
-    await this.repo.deleteRuns(userId);
-    return { status: 'OK', detail: M.rowsDeleted, deleted: n };
-  }
-
-  /* ---------------- history ---------------- */
-
-  async history(userId: number): Promise<HistoryItem[]> {
-    const language = (await this.repo.userLanguage(userId))?.language ?? 'es';
-    const rows = await this.repo.listHistory(userId, 1000);
-    return rows
-      .filter((r) => isClassId(r.label))
-      .map((r) => {
-        const label = r.label as ClassId;
-        const { accepted, reason, leaf_probability } = outcomeOf(r);
-        return {
-          id: r.id,
-          name_img: r.name_img,
-          predict: this.predictName(label, reason, language),
-          probability: Number(r.probability),
-          label,
-          top3: this.top3Of(r.top3, language),
-          accepted,
-          reason,
-          leaf_probability,
-          model: r.model,
-          modelLabel: ModelRegistry.label(r.model),
-          created_at: r.created_at,
-          image: this.media.url('thumbs', r.thumb_file),
-          heatmap: '',
-          page: classInfo(label).route,
-          thumbnail: this.media.url('thumbs', r.thumb_file),
-          client_id: r.client_id ?? null,
-        };
-      });
-  }
-
-  async deleteHistory(userId: number, id?: number): Promise<DeleteReply> {
-    const gone = await this.repo.deleteHistory(userId, id);
-    if (id !== undefined && !gone.length) throw new HttpError(404, M.historyNotFound);
-    for (const h of gone) await this.media.remove('thumbs', userId, h.thumb_file);
-    return { status: 'OK', detail: M.historyDeleted, deleted: gone.length };
-  }
-
-  /* ---------------- lifecycle ---------------- */
 
   /**
    * Starts taking over interrupted runs: at once (in the embedded mode, every run left running;

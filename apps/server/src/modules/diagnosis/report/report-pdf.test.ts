@@ -7,9 +7,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_LEAF, NOT_LEAF_HINT, NOT_RECOGNISED } from '@diagrodl/contracts';
 import { CLASS_IDS, type ClassId, classInfo, className } from '@diagrodl/contracts/classes';
-import { leafPhoto } from '../testing/diagnosis.ts';
+import { leafPhoto } from '../../../testing/diagnosis.ts';
 import { ADVICE, NOT_RECOGNISED_ADVICE } from './advice.ts';
-import { type ReportImage, renderDiagnosisReport } from './report.ts';
+import { type ReportImage, renderDiagnosisReport } from './report-pdf.ts';
 
 const LABELS: ClassId[] = [
   'late_blight',

@@ -15,7 +15,7 @@ import {
   type TopClass,
 } from '@diagrodl/contracts';
 import { CLASS_IDS, type ClassId, className } from '@diagrodl/contracts/classes';
-import { repoRoot } from '../config.ts';
+import { repoRoot } from '../../../config.ts';
 import { ADVICE, NOT_RECOGNISED_ADVICE } from './advice.ts';
 
 export const FONT_DIR = path.join(repoRoot, 'apps', 'server', 'assets', 'fonts');

@@ -1,0 +1,66 @@
+/**
+ * The diagnosis report of a user's identified photos: rows read through the one mapper
+ * (result-view.ts), small JPEGs of each photo and its heatmap, the PDF rendered by report-pdf.ts
+ * and kept in the user's `reports` media folder.
+ */
+import { DIAGNOSIS_MESSAGES as M, type ReportReply } from '@diagrodl/contracts';
+import type { Inference } from '../../../inference/classifier.ts';
+import { ModelRegistry } from '../../../inference/models.ts';
+import { HttpError } from '../../../lib/errors.ts';
+import { randomToken } from '../../../lib/tokens.ts';
+import type { DiagnosisRepository } from '../diagnosis.repository.ts';
+import type { MediaStore } from '../media.ts';
+import { hasClassLabel, lang, resultView } from '../result-view.ts';
+import { type ReportImage, renderDiagnosisReport } from './report-pdf.ts';
+
+export class ReportService {
+  constructor(
+    private readonly repo: DiagnosisRepository,
+    private readonly media: MediaStore,
+    private readonly models: Inference,
+    private readonly productName = 'DiAgroDL',
+  ) {}
+
+  async makeReport(userId: number, baseUrl: string): Promise<ReportReply> {
+    const rows = await this.repo.listDone(userId);
+    const usable = rows.filter(hasClassLabel);
+    if (!usable.length) throw new HttpError(400, M.noRows);
+    const user = await this.repo.userLanguage(userId);
+    const language = lang(user?.language);
+    const models = [...new Set(usable.map((r) => r.model ?? ''))];
+    const images: ReportImage[] = [];
+    for (const r of usable) {
+      const view = resultView(r, language);
+      const photo = await this.media.read('post_images', userId, r.file).catch(() => null);
+      const heatmap = r.heatmap_file
+        ? await this.media.read('heatmaps', userId, r.heatmap_file).catch(() => null)
+        : null;
+      images.push({
+        nameImg: r.name_img,
+        label: view.label,
+        predict: view.predict,
+        probability: view.probability,
+        accepted: view.accepted,
+        reason: view.reason,
+        top3: view.top3,
+        photo: photo ? await this.models.thumbnail(photo, 360, 82).catch(() => null) : null,
+        heatmap: heatmap ? await this.models.thumbnail(heatmap, 360, 82).catch(() => null) : null,
+        pageUrl: `${baseUrl}${view.page}`,
+      });
+    }
+    const pdf = await renderDiagnosisReport({
+      productName: this.productName,
+      userName: user?.userName ?? String(userId),
+      date: new Date(),
+      language,
+      models: models.map((id) => ({
+        label: ModelRegistry.label(id),
+        accuracy: this.models.accuracy(id),
+      })),
+      images,
+    });
+    const token = randomToken(24);
+    await this.media.write('reports', userId, `${token}.pdf`, pdf);
+    return { url: this.media.url('reports', `${token}.pdf`) };
+  }
+}
