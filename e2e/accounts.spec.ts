@@ -6,7 +6,7 @@ import {
   passwordFromMail,
   readOutbox,
   resetLinkFromMail,
-} from '../apps/server/src/modules/accounts/mail-reader.test-support.ts';
+} from '../apps/server/src/testing/mail-reader.ts';
 import { MAIL_DIR } from './playwright.config.ts';
 import {
   createUser,

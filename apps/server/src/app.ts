@@ -1,45 +1,27 @@
 import fs from 'node:fs';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { SERVER_MESSAGES } from '@diagrodl/contracts';
 import type { Config } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
-import { HttpError } from './lib/errors.ts';
+import { RateLimitRepository } from './lib/rate-limit/rate-limit.repository.ts';
+import { RateLimiter } from './lib/rate-limit/rate-limiter.ts';
 import { resolveSessionSecret } from './lib/secret.ts';
-import { AuthService } from './modules/auth/auth.service.ts';
-import { authRoutes, sessionRoutes } from './modules/auth/auth.routes.ts';
-import { UserRepository } from './modules/auth/user.repository.ts';
 import { createMailer } from './mail/mailer.ts';
-import { AccountsService } from './modules/accounts/accounts.service.ts';
-import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
-import { PasswordResetRepository } from './modules/auth/password-reset.repository.ts';
-import { passwordRoutes } from './modules/auth/password.routes.ts';
-import { PasswordService } from './modules/auth/password.service.ts';
-import { RateLimitRepository } from './modules/auth/rate-limit.repository.ts';
-import { RateLimiter } from './modules/auth/rate-limiter.ts';
-import { ContactRepository } from './modules/contact/contact.repository.ts';
-import { contactRoutes } from './modules/contact/contact.routes.ts';
-import { ContactService } from './modules/contact/contact.service.ts';
-import { healthRoutes } from './modules/health/health.routes.ts';
 import { ModelWorker } from './inference/model-worker.ts';
-import { DiagnosisRepository } from './modules/diagnosis/diagnosis.repository.ts';
-import { diagnosisRoutes } from './modules/diagnosis/diagnosis.routes.ts';
-import { DeviceDiagnosisRepository } from './modules/diagnosis/device.repository.ts';
-import { deviceRoutes } from './modules/diagnosis/device.routes.ts';
-import { DeviceDiagnosisService } from './modules/diagnosis/device.service.ts';
-import { ConfigService } from './modules/diagnosis/config.service.ts';
-import {
-  IdentificationRunner,
-  type RunnerOptions,
-} from './modules/diagnosis/identification-runner.ts';
-import { ReportService } from './modules/diagnosis/report/report.service.ts';
-import { ResultsService } from './modules/diagnosis/results.service.ts';
-import { UploadService } from './modules/diagnosis/upload.service.ts';
-import { MediaStore } from './modules/diagnosis/media.ts';
+import { accountsModule } from './modules/accounts/index.ts';
+import { authModule } from './modules/auth/index.ts';
+import { contactModule } from './modules/contact/index.ts';
+import { diagnosisModule } from './modules/diagnosis/index.ts';
+import type { RunnerOptions } from './modules/diagnosis/identification-runner.ts';
+import { healthModule } from './modules/health/index.ts';
 import { SessionRepository } from './modules/session/session.repository.ts';
 import { Sessions } from './modules/session/sessions.ts';
+import { UserRepository } from './modules/users/user.repository.ts';
+import type { Platform } from './platform.ts';
 import { registerCsrf } from './plugins/csrf.ts';
+import { setErrorReplies } from './plugins/errors.ts';
 import { registerSpa } from './plugins/spa.ts';
 
 export interface App {
@@ -74,29 +56,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await db.close();
   });
 
-  // One error handler: JSON {status: 'ERROR', detail}, never a stack trace.
-  server.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) {
-      return reply
-        .code(error.statusCode)
-        .headers(error.headers)
-        .send({ status: 'ERROR', detail: error.detail });
-    }
-    const code = error.statusCode ?? 500;
-    if (code >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return reply.code(code).send({ status: 'ERROR', detail: SERVER_MESSAGES.internal });
-    }
-    const detail =
-      code === 413
-        ? SERVER_MESSAGES.payloadTooLarge
-        : code === 429
-          ? error.message
-          : code === 404
-            ? SERVER_MESSAGES.notFound
-            : SERVER_MESSAGES.badRequest;
-    return reply.code(code).send({ status: 'ERROR', detail });
-  });
+  setErrorReplies(server);
 
   await server.register(helmet, {
     contentSecurityPolicy: {
@@ -132,41 +92,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   sessions.register(server);
   registerCsrf(server, secret);
 
-  // Diagnosis (issue 9): models loaded once; a model whose card does not match is refused.
-  // Inference runs in a worker thread, off the event loop (issue 17).
+  // Models loaded once (a model whose card does not match is refused), in a worker thread off
+  // the event loop (src/inference/model-worker.ts).
   const models = await ModelWorker.start(config.modelsDir, {
     info: (m) => server.log.info(m),
     warn: (m) => server.log.warn(m),
   });
-  const media = new MediaStore(config.mediaDir);
-  const diagnosisRepo = new DiagnosisRepository(db.kysely);
-  const diagnosis = new IdentificationRunner(diagnosisRepo, media, models, server.log, {
-    // the embedded SQLite file is this process's alone: interrupted runs resume at start-up
-    exclusive: config.database.kind === 'sqlite',
-    ...options.diagnosis,
-  });
-  server.addHook('preClose', async () => diagnosis.close());
   server.addHook('onClose', async () => models.close());
-  healthRoutes(server, { db, maintenance: config.maintenance, models: () => models.health() });
-  await diagnosisRoutes(server, {
-    config: new ConfigService(diagnosisRepo, models),
-    uploads: new UploadService(diagnosisRepo, media),
-    runner: diagnosis,
-    results: new ResultsService(diagnosisRepo, media),
-    reports: new ReportService(diagnosisRepo, media, models, 'DiAgroDL'),
-    models,
-    media,
-    publicUrl: config.publicUrl,
-  });
-  // Diagnosis on the device (issue 18): the model it runs and the diagnoses it made offline.
-  await deviceRoutes(server, {
-    service: new DeviceDiagnosisService(new DeviceDiagnosisRepository(db.kysely), media),
-    models,
-    modelsDir: config.modelsDir,
-  });
-  sessionRoutes(server, { users });
-  // Accounts, login hardening, password change/reset and contact (issue 3).
-  const limiter = new RateLimiter(new RateLimitRepository(db.kysely));
   const mailer = createMailer(
     { smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.outboxDir },
     server.log,
@@ -177,39 +109,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         'each request. Set PUBLIC_URL in production so that nobody can point them elsewhere.',
     );
   }
-  authRoutes(server, { auth: new AuthService(users, limiter), sessions });
-  accountsRoutes(server, {
-    accounts: new AccountsService({
-      users,
-      mailer,
-      limiter,
-      providerKey: config.providerKey,
-      providerName: config.providerName,
-      log: server.log,
-    }),
-    publicUrl: config.publicUrl,
-  });
-  passwordRoutes(server, {
-    passwords: new PasswordService({
-      users,
-      resets: new PasswordResetRepository(db.kysely),
-      sessions,
-      mailer,
-      limiter,
-      log: server.log,
-    }),
-    publicUrl: config.publicUrl,
-  });
-  contactRoutes(server, {
-    contact: new ContactService({
-      contacts: new ContactRepository(db.kysely),
-      users,
-      mailer,
-      limiter,
-      contactTo: config.contactTo,
-      log: server.log,
-    }),
-  });
+  const platform: Platform = {
+    db,
+    config,
+    log: server.log,
+    users,
+    sessions,
+    limiter: new RateLimiter(new RateLimitRepository(db.kysely)),
+    mailer,
+  };
+
+  // The modules, each a Fastify plugin (src/modules/<name>/index.ts).
+  await server.register(healthModule, { ...platform, models: () => models.health() });
+  await server.register(diagnosisModule, { ...platform, models, runner: options.diagnosis });
+  await server.register(authModule, platform);
+  await server.register(accountsModule, platform);
+  await server.register(contactModule, platform);
 
   await registerSpa(server, {
     webDist: config.webDist,
@@ -227,8 +142,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   server.addHook('onClose', async () => clearInterval(sweep));
 
   await server.ready();
-  // Identification runs interrupted by a stop or a crash go on by themselves (issue 17).
-  diagnosis.start();
   return {
     server,
     db,

@@ -12,8 +12,8 @@ import { licenceField, parseRegistration } from '@diagrodl/contracts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { nowIso } from '../lib/tokens.ts';
-import { hashPassword } from '../modules/auth/passwords.ts';
-import { newUserRow, UserRepository } from '../modules/auth/user.repository.ts';
+import { hashPassword } from '../modules/users/passwords.ts';
+import { newUserRow, UserRepository } from '../modules/users/user.repository.ts';
 
 const USAGE =
   'usage: create-user --user NAME --password PASS --first-name F --last-name L --email E ' +

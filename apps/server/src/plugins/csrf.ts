@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, SERVER_MESSAGES } from '@diagrodl/contracts';
 import { HttpError } from '../lib/errors.ts';
+import { isHttps } from '../lib/https.ts';
 import { hmac, randomToken, safeEqual } from '../lib/tokens.ts';
-import { isHttps } from '../modules/session/sessions.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

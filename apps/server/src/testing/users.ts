@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts';
-import { hashPassword } from '../modules/auth/passwords.ts';
-import { UserRepository } from '../modules/auth/user.repository.ts';
+import { hashPassword } from '../modules/users/passwords.ts';
+import { UserRepository } from '../modules/users/user.repository.ts';
 import { nowIso } from '../lib/tokens.ts';
 
 /** Creates an account straight in the database (tests and the e2e fixtures use it). */

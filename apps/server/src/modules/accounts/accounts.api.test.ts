@@ -10,7 +10,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../testing/harness.ts';
-import { mailsTo, parseMail, passwordFromMail, readOutbox } from './mail-reader.test-support.ts';
+import { mailsTo, parseMail, passwordFromMail, readOutbox } from '../../testing/mail-reader.ts';
 
 let seq = 0;
 /** A fresh IP per test (TRUST_PROXY=1): the per-IP limits of one test do not touch another. */

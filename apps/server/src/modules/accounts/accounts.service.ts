@@ -8,10 +8,10 @@ import { HttpError } from '../../lib/errors.ts';
 import { nowIso } from '../../lib/tokens.ts';
 import type { MailLanguage } from '../../mail/language.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { hashPassword } from '../auth/passwords.ts';
-import { RATE_RULES, type RateLimiter } from '../auth/rate-limiter.ts';
-import { newUserRow, type UserRepository } from '../auth/user.repository.ts';
-import { welcomeMail } from './accounts.mail.ts';
+import { hashPassword } from '../users/passwords.ts';
+import { RATE_RULES, type RateLimiter } from '../../lib/rate-limit/rate-limiter.ts';
+import { newUserRow, type UserRepository } from '../users/user.repository.ts';
+import { welcomeMail } from '../../mail/templates.ts';
 import { generatePassword } from './generate-password.ts';
 
 export interface RegisterContext {

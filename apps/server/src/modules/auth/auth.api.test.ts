@@ -3,7 +3,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { ACCOUNT_MESSAGES, PASSWORD_MESSAGES } from '@diagrodl/contracts';
 import { Browser, describeEachDatabase, json, type TestServer } from '../../testing/harness.ts';
 import { createUserDirect } from '../../testing/users.ts';
-import { mailsTo, resetLinkFromMail } from '../accounts/mail-reader.test-support.ts';
+import { mailsTo, resetLinkFromMail } from '../../testing/mail-reader.ts';
 import { AUTH_MESSAGES } from './auth.service.ts';
 
 let seq = 0;

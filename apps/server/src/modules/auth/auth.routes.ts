@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SessionReply } from '@diagrodl/contracts';
 import type { Sessions } from '../session/sessions.ts';
-import type { UserRepository } from './user.repository.ts';
+import type { UserRepository } from '../users/user.repository.ts';
 import type { AuthService } from './auth.service.ts';
 
 export function sessionRoutes(app: FastifyInstance, deps: { users: UserRepository }): void {

@@ -1,9 +1,9 @@
 import { RATE_LIMIT_MESSAGES } from '@diagrodl/contracts';
 import { z } from 'zod';
 import { HttpError } from '../../lib/errors.ts';
-import { verifyPassword } from './passwords.ts';
-import { RATE_RULES, type RateLimiter, tooMany } from './rate-limiter.ts';
-import type { UserRepository, UserRow } from './user.repository.ts';
+import { verifyPassword } from '../users/passwords.ts';
+import { RATE_RULES, type RateLimiter, tooMany } from '../../lib/rate-limit/rate-limiter.ts';
+import type { UserRepository, UserRow } from '../users/user.repository.ts';
 
 const LoginBody = z.object({
   username: z.string(),

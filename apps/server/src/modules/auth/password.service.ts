@@ -11,12 +11,12 @@ import { HttpError } from '../../lib/errors.ts';
 import { nowIso, randomToken, sha256 } from '../../lib/tokens.ts';
 import type { MailLanguage } from '../../mail/language.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { resetMail } from '../accounts/accounts.mail.ts';
+import { resetMail } from '../../mail/templates.ts';
 import type { Sessions } from '../session/sessions.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { hashPassword, verifyPassword } from '../users/passwords.ts';
 import type { PasswordResetRepository } from './password-reset.repository.ts';
-import { RATE_RULES, type RateLimiter } from './rate-limiter.ts';
-import type { UserRepository } from './user.repository.ts';
+import { RATE_RULES, type RateLimiter } from '../../lib/rate-limit/rate-limiter.ts';
+import type { UserRepository } from '../users/user.repository.ts';
 
 /** A reset link works once and for one hour. */
 export const RESET_TTL_MS = 60 * 60 * 1000;

@@ -3,7 +3,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { CONTACT_MESSAGES, CONTACT_REPLY } from '@diagrodl/contracts';
 import { Browser, describeEachDatabase, json, type TestServer } from '../../testing/harness.ts';
 import { createUserDirect } from '../../testing/users.ts';
-import { mailsTo } from '../accounts/mail-reader.test-support.ts';
+import { mailsTo } from '../../testing/mail-reader.ts';
 
 let seq = 0;
 const nextIp = () => `10.3.${Math.floor(seq / 250)}.${(seq++ % 250) + 1}`;

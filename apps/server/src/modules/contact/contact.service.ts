@@ -10,8 +10,8 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { nowIso } from '../../lib/tokens.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import type { UserRepository } from '../auth/user.repository.ts';
-import { RATE_RULES, type RateLimiter } from '../auth/rate-limiter.ts';
+import type { UserRepository } from '../users/user.repository.ts';
+import { RATE_RULES, type RateLimiter } from '../../lib/rate-limit/rate-limiter.ts';
 import type { ContactRepository } from './contact.repository.ts';
 
 /** A contact form with problems: every invalid field with its Spanish message. */

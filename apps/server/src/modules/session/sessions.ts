@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '@diagrodl/contracts';
+import { isHttps } from '../../lib/https.ts';
 import { nowIso, randomToken, sha256 } from '../../lib/tokens.ts';
 import type { SessionRepository } from './session.repository.ts';
 
@@ -14,10 +15,6 @@ declare module 'fastify' {
     userId: number | null;
     sessionId: string | null;
   }
-}
-
-export function isHttps(request: FastifyRequest): boolean {
-  return request.protocol === 'https';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ROUTES, TOOL } from '@diagrodl/contracts';
-import type { MailMessage } from '../../mail/mailer.ts';
-import type { MailLanguage } from '../../mail/language.ts';
+import type { MailMessage } from './mailer.ts';
+import type { MailLanguage } from './language.ts';
 
 /** The welcome mail with the generated password, in the language the user registered in. */
 export function welcomeMail(

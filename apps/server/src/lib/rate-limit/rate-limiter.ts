@@ -1,5 +1,5 @@
-import { sha256 } from '../../lib/tokens.ts';
-import { HttpError } from '../../lib/errors.ts';
+import { sha256 } from '../tokens.ts';
+import { HttpError } from '../errors.ts';
 import type { RateLimitRepository } from './rate-limit.repository.ts';
 
 /** At most `max` counted events per `windowSeconds` for one key. */
