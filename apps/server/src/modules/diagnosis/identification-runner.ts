@@ -25,6 +25,8 @@ import type { MediaStore } from './media.ts';
 /** A run taken over this many times (each time its holder died) is given up, not retried. */
 export const MAX_TAKEOVERS = 3;
 
+export type RunOutcome = 'done' | 'handed-over' | 'lost' | 'error';
+
 export interface RunnerOptions {
   /**
    * A run (and its claims) whose heartbeat is older than this belongs to a dead process and is
@@ -42,6 +44,12 @@ export interface RunnerOptions {
   drainTimeoutMs?: number;
   /** Tests: called before each chunk of a run (lets a test stop the server mid-run). */
   beforeChunk?: (info: { userId: number; runId: number; done: number }) => Promise<void>;
+  /**
+   * Tests: called when this process stops working on a run: 'done' (every photo identified),
+   * 'handed-over' (stopping: the lease ended at once for the next holder), 'lost' (taken over by
+   * another process) or 'error' (ended with the 'interrupted' message).
+   */
+  onRunEnd?: (info: { userId: number; runId: number; outcome: RunOutcome }) => void;
 }
 
 interface Logger {
@@ -179,6 +187,7 @@ export class IdentificationRunner {
             detail: M.interrupted,
             updated_at: nowIso(),
           });
+          this.opts.onRunEnd?.({ userId: run.user_id, runId: run.id, outcome: 'error' });
           continue;
         }
         this.log.warn(
@@ -217,6 +226,7 @@ export class IdentificationRunner {
     this.timers.add(beat);
     let failed = 0;
     let done = 0;
+    let outcome: RunOutcome = 'error';
     try {
       for (let start = 0; start < images.length; start += this.chunkSize) {
         if (this.stopping || lost) break;
@@ -227,13 +237,16 @@ export class IdentificationRunner {
         done += chunk.length;
         if (!(await this.repo.addRunDone(runId, token, chunk.length, nowIso()))) lost = true;
       }
-      if (lost) return;
-      if (done < images.length) {
+      if (lost) {
+        outcome = 'lost';
+      } else if (done < images.length) {
         // stopping: the lease ends now, so the next holder does not wait for it
         await this.repo.handOver(runId, token);
+        outcome = 'handed-over';
       } else {
         const detail = failed ? M.failedImages(failed) : null;
         await this.repo.finishRun(runId, token, { detail, updated_at: nowIso() });
+        outcome = 'done';
       }
     } catch (err) {
       this.log.error({ err }, 'identification run stopped by an error');
@@ -244,6 +257,7 @@ export class IdentificationRunner {
     } finally {
       clearInterval(beat);
       this.timers.delete(beat);
+      this.opts.onRunEnd?.({ userId, runId, outcome });
     }
   }
 
