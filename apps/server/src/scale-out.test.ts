@@ -1,7 +1,7 @@
 // The scale-out proof's short version (bench/scale-out/run.ts --short): two server processes on
 // PostgreSQL behind HAProxy under wrk load, the one holding the identification killed with
 // kill -9 mid-run; the other takes the run over, every photo is identified exactly once and no
-// user request fails for good (issue 17). Figures are printed, not asserted.
+// user request fails for good (README.md, "Benchmarks": bench/scale-out). Figures are printed, not asserted.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

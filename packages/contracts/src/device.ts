@@ -1,5 +1,5 @@
 /**
- * Diagnosis on the device (issue 18): the browser runs the shipped MobileNet itself when it is
+ * Diagnosis on the device (README.md, "Design in a page"; apps/server/src/modules/diagnosis/README.md): the browser runs the shipped MobileNet itself when it is
  * offline (or when the person chooses it), keeps the results with their photos, and sends them
  * to the history later. Each one carries an id made by the device, so a retry never creates a
  * second copy.

@@ -166,7 +166,7 @@ export const UPLOAD_MESSAGES = {
   confirmRemove: '¿Estás seguro de eliminar esta imagen?',
 } as const;
 
-/* ---- Extensions made with the server implementation (issue 9). ---- */
+/* ---- Extensions made with the server implementation (apps/server/src/modules/diagnosis/README.md). ---- */
 
 /** Media served to their owner only (photos, heatmaps, history thumbnails, reports). */
 export const MEDIA_KINDS = ['post_images', 'heatmaps', 'thumbs', 'reports'] as const;
@@ -205,7 +205,7 @@ export interface DeleteReply {
 export interface HistoryItem extends DiagnosisRow {
   /** Owner-only URL of a small JPEG thumbnail of the photo (same as `image`). */
   thumbnail: string;
-  /** For a diagnosis made on a device (issue 18): the id the device gave it; otherwise null. */
+  /** For a diagnosis made on a device (device.ts): the id the device gave it; otherwise null. */
   client_id?: string | null;
 }
 

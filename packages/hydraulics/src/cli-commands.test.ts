@@ -81,7 +81,7 @@ describe('lateral', () => {
       'slope',
       'hfSlope',
     ]);
-    // Issue 4's keys first and unchanged; issue 20's after them.
+    // The specification's keys first and unchanged; the engineering checks' after them (README.md).
     expect(Object.keys(output)).toEqual([
       'rows',
       'maxEmitters',
@@ -95,7 +95,7 @@ describe('lateral', () => {
     expect(output.maxEmitters).toBe(280);
   });
 
-  it('takes the issue 20 inputs and returns the designed lateral', () => {
+  it('takes the engineering-check inputs and returns the designed lateral', () => {
     const input = {
       qEmitter: 2,
       spaceEmitter: 0.5,
@@ -160,7 +160,7 @@ describe('secondary', () => {
       sections: Record<string, unknown>[];
       summary: Record<string, unknown>[];
     };
-    // Issue 4's keys first and unchanged; issue 20's after them.
+    // The specification's keys first and unchanged; the engineering checks' after them (README.md).
     expect(Object.keys(output)).toEqual(['sections', 'summary', 'pressures']);
     expect(Object.keys(output.sections[0]!)).toEqual([
       'status',

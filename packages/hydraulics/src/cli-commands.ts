@@ -64,7 +64,7 @@ const lateralSchema = z.strictObject({
   ...(Object.fromEntries(
     Object.keys(LATERAL_DEFAULTS).map((key) => [key, z.number().optional()]),
   ) as { [K in keyof LateralInput]: z.ZodOptional<z.ZodNumber> }),
-  // Issue 20: friction formula, emitter law and uniformity inputs, a fixed lateral.
+  // Engineering checks (README.md): friction formula, emitter law and uniformity inputs, a fixed lateral.
   formula: formulaSchema.optional(),
   x: z.number().optional(),
   cv: z.number().optional(),

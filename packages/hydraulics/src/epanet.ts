@@ -1,5 +1,5 @@
 /**
- * Export of a main-line design as an EPANET input file (beyond the specification; issue 4).
+ * Export of a main-line design as an EPANET input file (beyond the specification).
  *
  * The line becomes a reservoir R0 whose total head is the initial pressure (elevation 0), then
  * pipes P1..Pn in series between junctions J1..Jn. Pipe i has the section's length, inner

@@ -31,7 +31,7 @@ describe('Christiansen factor F = 1/(m+1) + 1/(2n) + sqrt(m-1)/(6n^2), m = 1.852
     expectRelative(christiansenF(n, 1.852), expected, 1e-14);
   });
 
-  it("gives issue 20's four-decimal values for N = 1, 2, 5, 10, 20, 50, 100", () => {
+  it("gives the engineering checks' four-decimal values (README.md) for N = 1, 2, 5, 10, 20, 50, 100", () => {
     const four = [1, 2, 5, 10, 20, 50, 100].map((n) => christiansenF(n, 1.852).toFixed(4));
     expect(four).toEqual(['1.0045', '0.6391', '0.4568', '0.4022', '0.3760', '0.3607', '0.3556']);
   });
@@ -106,7 +106,7 @@ describe('pipe velocity', () => {
   });
 });
 
-// Issue 20, worked by hand with bc -l (scale 40; p(x, y) = e(y·l(x))): 100 emitters of 2 L/h every
+// Engineering checks (README.md), worked by hand with bc -l (scale 40; p(x, y) = e(y·l(x))): 100 emitters of 2 L/h every
 // 0.5 m on 13.6 mm pipe, C = 150, flat, no emitter connection loss. Inlet flow
 // Q = 100·2/3.6e6 = 5.5556e-5 m3/s (0.05556 L/s), length L = 50 m.
 //   Hazen-Williams, textbook K = 10.67, D^-4.87: 10.67·(Q/150)^1.852·0.0136^-4.87·50 = 0.80521943...
@@ -114,7 +114,7 @@ describe('pipe velocity', () => {
 //   with the lateral's constant 10.643: 0.28564883...
 //   Blasius (Keller & Bliesner): J = 7.89e7·0.05556^1.75·13.6^-4.75 = 2.0703 m/100 m, × 0.5 (50 m)
 //     = 1.03516674...; F(100, 1.75) = 1/2.75 + 1/200 + sqrt(0.75)/60000 = 0.36865080... → 0.38161504...
-describe('issue 20 hand values: 100 emitters of 2 L/h every 0.5 m, 13.6 mm, C = 150', () => {
+describe('engineering checks, hand values: 100 emitters of 2 L/h every 0.5 m, 13.6 mm, C = 150', () => {
   const Q = (100 * 2) / 3.6e6;
   const F100 = christiansenF(100, 1.852);
 

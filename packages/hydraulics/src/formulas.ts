@@ -17,7 +17,7 @@ export const HW_COEFFICIENT = 10.648;
 export const HW_DIAMETER_EXPONENT = 4.871;
 
 /**
- * Coefficient and diameter exponent of the lateral-line calculator (issue 4: 10.643 and 4.87).
+ * Coefficient and diameter exponent of the lateral-line calculator (README.md, "Formulas and sources": 10.643 and 4.87).
  * They differ slightly from the designers' constants; both are kept as specified.
  */
 export const LATERAL_HW_COEFFICIENT = 10.643;
@@ -57,7 +57,7 @@ export function hazenWilliamsGradient(
 }
 
 /**
- * Unit head loss of the lateral-line calculator (Hazen-Williams, issue 4):
+ * Unit head loss of the lateral-line calculator (Hazen-Williams, README.md, "Formulas and sources"):
  *   J = 10.643 · (Q / C)^m · D^-4.87   (m per m)
  * with m = 1.852 by default.
  */
@@ -72,7 +72,7 @@ export function lateralUnitLoss(flow: number, c: number, diameter: number, m: nu
   );
 }
 
-/** The friction formulas a lateral or a secondary line may use (issue 20). */
+/** The friction formulas a lateral or a secondary line may use (README.md, "Engineering checks"). */
 export const FRICTION_FORMULAS = ['hazen-williams', 'darcy-weisbach-blasius'] as const;
 export type FrictionFormula = (typeof FRICTION_FORMULAS)[number];
 /** Hazen-Williams stays the default: the specification's constants. */

@@ -121,11 +121,11 @@ describe('lateral-line calculator rules', () => {
   });
 });
 
-// Issue 20. The lateral of the hand values in formulas.test.ts: 2 L/h emitters every 0.5 m on
+// Engineering checks (README.md). The lateral of the hand values in formulas.test.ts: 2 L/h emitters every 0.5 m on
 // 13.6 mm pipe, C = 150, flat, no connection loss; Po 10 and Hf_admin_perc 0.2 give 2.0 m.
 const ISSUE_20 = { qEmitter: 2, spaceEmitter: 0.5, lossEmitter: 0, C: 150, D: 0.0136 } as const;
 
-describe('issue 20: the friction formula of the lateral table', () => {
+describe('engineering checks: the friction formula of the lateral table', () => {
   it('keeps Hazen-Williams as the default, with the specification results', () => {
     const result = designLateral();
     expect(result.formula).toBe('hazen-williams');
@@ -157,7 +157,7 @@ describe('issue 20: the friction formula of the lateral table', () => {
   });
 });
 
-describe('issue 20: the designed lateral', () => {
+describe('engineering checks: the designed lateral', () => {
   // Worked by hand (bc -l, scale 40): 3 emitters of 8 L/h every 1 m, D 4 mm, C 150, flat,
   // x = 0.5, Po = 10, J(q) = 10.643·(q/3.6e6/150)^1.852·0.004^-4.87 per metre. Upstream from the
   // last emitter (which, on a flat lateral, is the least watered and gets Po):

@@ -1,10 +1,10 @@
 /**
- * Lateral-line calculator (specification §3 "Lateral-line calculator inputs"; issue 4).
+ * Lateral-line calculator (specification §3 "Lateral-line calculator inputs").
  *
  * For n = 1, 2, ... emitters the table gives the head loss of a drip lateral with n emitters and
  * stops at the first row whose loss plus slope head reaches the permissible loss hfAdminPerc × Po.
  *
- * Issue 20 adds, for the designed lateral (the table's longest, or one of a fixed length or number
+ * The engineering checks (README.md) add, for the designed lateral (the table's longest, or one of a fixed length or number
  * of emitters): the pressure profile emitter by emitter, the inlet pressure, every emitter's flow
  * from q = k·h^x, the flow variation and the emission uniformity; and the choice of friction
  * formula (Hazen-Williams by default, or Darcy-Weisbach with Blasius' factor).
@@ -64,7 +64,7 @@ export const LATERAL_DEFAULTS: Readonly<LateralInput> = {
   m: 1.852,
 };
 
-/** The table never goes beyond this many emitters (issue 4). */
+/** The table never goes beyond this many emitters (README.md, "Lateral-line calculator"). */
 export const LATERAL_MAX_EMITTERS = 499;
 
 /** L/h → m3/s. */
@@ -112,7 +112,7 @@ export interface LateralResult {
   blasiusOutOfRange: boolean;
 }
 
-/** Options of issue 20, beyond the specification's inputs. */
+/** Options of the engineering checks (README.md), beyond the specification's inputs. */
 export interface LateralOptions extends Partial<EmitterInput> {
   /** Friction formula; Hazen-Williams (the specification's) by default. */
   formula?: FrictionFormula;
@@ -198,7 +198,7 @@ function lateralGradient(flow: number, input: LateralInput, formula: FrictionFor
 }
 
 /**
- * One row of the lateral table for n emitters (issue 4 formulas):
+ * One row of the lateral table for n emitters (README.md, "Formulas and sources"):
  * leReal = n·s, leEquiv = n·(s + lossEmitter), qa = n·q/3.6e6, hfUnit = 10.643·(qa/C)^m·D^-4.87,
  * F = Christiansen(n, m), hf = hfUnit·F·leEquiv, slope head = leReal·slope, hfSlope = hf + slope head.
  */

@@ -1,5 +1,5 @@
 /**
- * Main-line designer (specification §3, §4, §5, §8, §9; issue 4).
+ * Main-line designer (specification §3, §4, §5, §8, §9).
  */
 import {
   MAINLINE_CATALOGUE,

@@ -68,14 +68,14 @@ export const MAINLINE_MESSAGES = {
     `There are ${count} sections with errors, check this please.`,
 } as const;
 
-/** Languages of the messages beyond the specification (issue 20). */
+/** Languages of the messages beyond the specification (README.md, "Engineering checks"). */
 export type MessageLanguage = 'es' | 'en';
 /** Formats a number with a fixed number of decimals (screens pass their locale's). */
 export type FixedNumberFormatter = (value: number, digits: number) => string;
 const fixedDigits: FixedNumberFormatter = (value, digits) => value.toFixed(digits);
 
 /**
- * Beyond the specification (issue 20): the engineer's checks of a lateral and the friction
+ * Beyond the specification (README.md, "Engineering checks"): the engineer's checks of a lateral and the friction
  * formula's range, in Spanish (the product's language) and English. Figures are in %.
  */
 export const DESIGN_MESSAGES = {

@@ -1,5 +1,5 @@
 /**
- * Exact optimiser of a multi-diameter secondary line (issue 4, "nd > 1").
+ * Exact optimiser of a multi-diameter secondary line (README.md, "Multi-diameter secondary design").
  *
  * The line is cut into N segments (inlet → outlet 1, outlet 1 → outlet 2, ...). A design gives
  * every segment a catalogue diameter, with diameters that never increase downstream and at most

@@ -382,7 +382,7 @@ describe('catalogues', () => {
   });
 });
 
-// Issue 20, the hand-worked section above with HFp 0.76 (both formulas choose RD26 32 mm, inner
+// Engineering checks (README.md), the hand-worked section above with HFp 0.76 (both formulas choose RD26 32 mm, inner
 // 38.7 mm) and laterals that need 10 m at their inlet. bc -l, scale 40:
 //   Hazen-Williams: segment losses 0.340669263 (2 m, 3 L/s), 0.321545129 (4 m, 2 L/s),
 //     0.089070601 (4 m, 1 L/s); from the farthest outlet: p3 = 10, p2 = 10 + 0.089070601 =
@@ -391,7 +391,7 @@ describe('catalogues', () => {
 //   Blasius, J = 7.89e7·Q^1.75·38.7^-4.75 m/100 m (Q in L/s): segment losses 0.310057407,
 //     0.304968823, 0.090679666 → p2 = 10.090679666, p1 = 10.395688489, inlet = 10.705745896;
 //     F = 0.705745896 / (7.89e7·3^1.75·38.7^-4.75·10/100) = 0.455235631.
-describe('issue 20: pressures and the friction formula of a section', () => {
+describe('engineering checks: pressures and the friction formula of a section', () => {
   const WITH_PRESSURE: SecondarySectionInput = { ...HAND, hfp: 0.76, pressure: 10 };
 
   it('gives the pressure at every outlet and at the inlet (Hazen-Williams, the default)', () => {

@@ -1,5 +1,5 @@
 /**
- * Irrigation secondary-line designer (specification §3, §4, §5, §8, §9; issue 4). Issue 20 adds
+ * Irrigation secondary-line designer (specification §3, §4, §5, §8, §9). The engineering checks (README.md) add
  * the friction formula (Hazen-Williams by default, or Darcy-Weisbach with Blasius' factor) and,
  * given the pressure the laterals need, the pressure at every outlet and at the section inlet.
  */
@@ -56,10 +56,10 @@ export interface SecondarySectionInput {
   se: number;
   /** Permissible head loss HFp, m. */
   hfp: number;
-  /** Beyond the specification (issue 20): friction formula, Hazen-Williams by default. */
+  /** Beyond the specification (README.md, "Engineering checks"): friction formula, Hazen-Williams by default. */
   formula?: FrictionFormula;
   /**
-   * Beyond the specification (issue 20): pressure the farthest lateral needs at its inlet, m.
+   * Beyond the specification (README.md, "Engineering checks"): pressure the farthest lateral needs at its inlet, m.
    * Given, the result has the pressure at every outlet and the section's inlet pressure.
    */
   pressure?: number;
@@ -126,7 +126,7 @@ export interface SecondarySectionResult {
   blasiusOutOfRange: boolean;
 }
 
-/** The pressure the main line must deliver at the inlet of each designed section (issue 20). */
+/** The pressure the main line must deliver at the inlet of each designed section (README.md, "Engineering checks"). */
 export interface SecondaryPressureSummary {
   sections: { section: number; inletPressure: number }[];
   /** The largest of them (the main line must deliver at least this), or null when none. */
@@ -248,7 +248,7 @@ export function validateSecondarySection(
   for (const field of POSITIVE_FIELDS) {
     values[field] = parseDecimal(raw[field]) ?? Number.NaN;
   }
-  // Issue 20, after the specification's fields: blank means the default formula, no pressure.
+  // Engineering checks (README.md), after the specification's fields: blank means the default formula, no pressure.
   const formula = (raw.formula ?? '').trim();
   if (formula !== '') {
     if (!isFrictionFormula(formula)) {
@@ -354,7 +354,7 @@ export function designSecondarySection(
       hf,
     };
   };
-  // F = hf / (loss of the full inlet flow Q_1 over s0 + (N − 1)·se) for one diameter (issue 4).
+  // F = hf / (loss of the full inlet flow Q_1 over s0 + (N − 1)·se) for one diameter (README.md, "Lateral-line calculator").
   const factorF = (d: number, hf: number) => hf / loss(segmentFlow(0), d, s0 + (n - 1) * se);
   const outOfRange = (diameterIndices: number[]) =>
     formula === 'darcy-weisbach-blasius' &&
@@ -434,7 +434,7 @@ export function designSecondarySection(
 
 /**
  * The pressure the main line must deliver at the inlet of each designed section with a pressure
- * (issue 20), and the largest of them.
+ * (README.md, "Engineering checks"), and the largest of them.
  */
 export function summarizePressures(
   results: readonly SecondarySectionResult[],

@@ -1,5 +1,5 @@
 /**
- * Emitter law, flow variation and emission uniformity (issue 20): what an irrigation engineer
+ * Emitter law, flow variation and emission uniformity (README.md, "Engineering checks"): what an irrigation engineer
  * checks on a drip lateral before signing the design.
  *
  * - Emitter law q = k·h^x (x = 0.5 for a turbulent-flow emitter, 0 for a pressure-compensating

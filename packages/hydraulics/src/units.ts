@@ -1,6 +1,6 @@
 /**
  * Unit converter (specification §2 "Unit converter", §3 "Converter measure types and units",
- * §9 "Converter coefficients"; issue 4).
+ * §9 "Converter coefficients").
  *
  * Every unit has a `factor`: how many of that unit make one base unit of its measure. As in the
  * specification, converted = value / factor(from) × factor(to). The factors come from the exact

@@ -13,7 +13,7 @@
  * recall, the confusion matrix and the share not accepted (split into not a tomato leaf and
  * low confidence), as JSON. Models come from MODELS_DIR (default models/).
  *
- * Any number of paths (issue 17): onnxruntime-node parses the process's command line
+ * Any number of paths: onnxruntime-node parses the process's command line
  * (/proc/self/cmdline) recursively when it starts, and a command line of some 30 KB (a shell
  * glob of ~500 photos with long paths) overflowed the stack: SIGSEGV, exit 139. So a long
  * command line is never the one of the process that runs inference: the CLI starts itself

@@ -245,7 +245,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
-    // Issue 17: an identification run has an owner (the fencing token of the process that holds
+    // An identification run has an owner (the fencing token of the process that holds
     // its lease; updated_at is the lease's heartbeat) and counts how often it was taken over.
     '0005_diagnosis_run_lease': {
       async up(db: Kysely<unknown>) {
@@ -272,7 +272,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('diagnosis_runs').dropColumn('owner').execute();
       },
     },
-    // Issue 18: a diagnosis made on a device (offline) reaches the history with the id the device
+    // A diagnosis made on a device (offline) reaches the history with the id the device
     // gave it; the unique index makes a retried upload find the first copy instead of a second.
     '0006_device_diagnoses': {
       async up(db: Kysely<unknown>) {

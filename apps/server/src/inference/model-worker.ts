@@ -1,7 +1,7 @@
 /**
  * ModelWorker: the model registry living in a worker thread (model-worker.thread.ts), so that
  * decoding, resizing, inference and heatmap rendering of large photos never block the server's
- * event loop (issue 17: another user's requests stay fast while one user identifies 50
+ * event loop (bench/diagnosis/run.ts measures it: another user's requests stay fast while one user identifies 50
  * twelve-megapixel photos). It answers the same Inference interface as an in-process
  * ModelRegistry; the cards are checked and the sessions loaded inside the worker.
  *

@@ -1,4 +1,4 @@
-// Diagnosis on the device (issue 18): the model file and card the browser runs, and the upload of
+// Diagnosis on the device (README.md beside this file, "Diagnoses made on a device"): the model file and card the browser runs, and the upload of
 // diagnoses made offline (idempotent by the device's id, the photo checked as an upload is).
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';

@@ -2,7 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Database, DiagnosisHistoryTable } from '../../db/schema.ts';
 import type { HistoryRow } from './diagnosis.repository.ts';
 
-/** SQL for diagnoses made on a device (issue 18): history entries keyed by the device's id. */
+/** SQL for diagnoses made on a device (modules/diagnosis/README.md): history entries keyed by the device's id. */
 export class DeviceDiagnosisRepository {
   constructor(private readonly db: Kysely<Database>) {}
 

@@ -1,5 +1,5 @@
 /**
- * HTTP for diagnosis on the device (issue 18): the model file and card the browser runs
+ * HTTP for diagnosis on the device (README.md beside this file, "Diagnoses made on a device"): the model file and card the browser runs
  * (public, served byte for byte from the loaded model, ETag = sha256) and the upload of a
  * diagnosis the device made offline (logged-in user, CSRF like every mutating call).
  */

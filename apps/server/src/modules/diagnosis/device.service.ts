@@ -1,5 +1,5 @@
 /**
- * Diagnoses made on a device (issue 18) reach the history: the photo is checked exactly as an
+ * Diagnoses made on a device (README.md beside this file, "Diagnoses made on a device") reach the history: the photo is checked exactly as an
  * upload is (type, size, pixels, a full decode, a safe name), the device's result is checked
  * against the shared schema, and the device's id makes a retry return the first copy.
  */

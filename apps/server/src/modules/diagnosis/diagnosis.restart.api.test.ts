@@ -1,4 +1,4 @@
-// Identification survives stops and crashes by itself (issue 17): a clean stop hands the run
+// Identification survives stops and crashes by itself (README.md beside this file, "Identification runs"): a clean stop hands the run
 // over, a real server process killed with kill -9 mid-run is taken over (embedded mode: at the
 // restart, without waiting for the lease; PostgreSQL: by the other process once the dead one's
 // heartbeats stop), the page sees the progress go on and never an error, every photo is
