@@ -53,8 +53,8 @@ export async function build({ force: forced = false } = {}) {
     await esbuild.build({
       entryPoints: {
         main: path.join(root, 'apps/server/src/main.ts'),
-        // the inference worker thread (apps/server/src/inference/model-worker.ts)
-        'model-worker': path.join(root, 'apps/server/src/inference/model-worker.thread.ts'),
+        // the inference worker thread (apps/server/src/worker/model-worker.ts)
+        'model-worker': path.join(root, 'apps/server/src/worker/model-worker.thread.ts'),
       },
       outdir: path.resolve(root, serverDist),
       bundle: true,

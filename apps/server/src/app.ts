@@ -9,7 +9,7 @@ import { RateLimitRepository } from './lib/rate-limit/rate-limit.repository.ts';
 import { RateLimiter } from './lib/rate-limit/rate-limiter.ts';
 import { resolveSessionSecret } from './lib/secret.ts';
 import { createMailer } from './mail/mailer.ts';
-import { ModelWorker } from './inference/model-worker.ts';
+import { ModelWorker } from './worker/model-worker.ts';
 import { accountsModule } from './modules/accounts/index.ts';
 import { authModule } from './modules/auth/index.ts';
 import { contactModule } from './modules/contact/index.ts';
@@ -93,7 +93,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   registerCsrf(server, secret);
 
   // Models loaded once (a model whose card does not match is refused), in a worker thread off
-  // the event loop (src/inference/model-worker.ts).
+  // the event loop (src/worker/model-worker.ts).
   const models = await ModelWorker.start(config.modelsDir, {
     info: (m) => server.log.info(m),
     warn: (m) => server.log.warn(m),

@@ -33,7 +33,7 @@ import {
 } from '@diagrodl/contracts/classes';
 import { NOT_LEAF, NOT_RECOGNISED } from '@diagrodl/contracts';
 import type { Classification, Classifier } from '../inference/classifier.ts';
-import { ModelWorker } from '../inference/model-worker.ts';
+import { ModelWorker } from '../worker/model-worker.ts';
 import { loadConfig } from '../config.ts';
 
 const IMAGE_RE = /\.(jpe?g|png|webp)$/i;

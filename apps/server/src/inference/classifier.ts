@@ -1,13 +1,15 @@
 /**
- * The one small interface behind which inference lives: JPEG/PNG/WebP bytes in, calibrated
- * probabilities, the decision and the predicted class's activation map out. The server and the
- * CLI run it in a worker thread (model-worker.ts); tests and benches may run it in-process.
+ * The one small interface behind which inference lives: JPEG/PNG/WebP bytes (or an image already
+ * decoded by preprocess.ts decodeRgb) in, calibrated probabilities, the decision and the predicted
+ * class's activation map out. The server and the CLI run it in a worker thread
+ * (src/worker/model-worker.ts); tests and benches may run it in-process.
  */
 import type { ClassId } from '@diagrodl/contracts/classes';
 import type { DiagnosisReason, LoadedModelDetails } from '@diagrodl/contracts';
 import type { ModelCard } from '@diagrodl/contracts/model-card';
 import type { CamMap } from '@diagrodl/contracts/inference/cam';
 import type { ClassProbability } from '@diagrodl/contracts/inference/decision';
+import type { PhotoInput } from './preprocess.ts';
 
 // The decision rule and the map arithmetic are one piece of code shared with the browser's
 // on-device diagnosis (packages/contracts/src/inference/).
@@ -50,7 +52,7 @@ export interface Classifier {
   /** Below this `leaf` output a photo is 'not_leaf' (undefined: the model has no such rule). */
   readonly leafThreshold: number | undefined;
   /** One result per image, in order. Throws if an image cannot be decoded. */
-  classify(images: readonly Buffer[]): Promise<Classification[]>;
+  classify(images: readonly PhotoInput[]): Promise<Classification[]>;
 }
 
 /** A model as /api/health describes it. */
@@ -62,9 +64,9 @@ export interface ModelHealth {
 }
 
 /**
- * Everything the server and the CLI need from inference: the loaded models and the image work
- * around them. ModelRegistry does it in the calling thread; ModelWorker (model-worker.ts) does
- * the same in a worker thread, off the server's event loop.
+ * Everything the server and the CLI need from inference: the loaded models. ModelRegistry does
+ * it in the calling thread; ModelWorker (src/worker/model-worker.ts) does the same in a worker
+ * thread, off the server's event loop, together with the image work (src/images/).
  */
 export interface Inference {
   get(id: string): Classifier | undefined;
@@ -76,9 +78,5 @@ export interface Inference {
   accuracy(id: string): number | null;
   /** The card of a loaded model file (undefined for the ensemble and models not loaded). */
   card(id: string): ModelCard | undefined;
-  /** The CAM blended over the photo, as a JPEG (heatmap.ts renderHeatmap). */
-  heatmap(photo: Buffer, cam: CamMap): Promise<Buffer>;
-  /** A small JPEG of the photo (heatmap.ts thumbnailJpeg). */
-  thumbnail(photo: Buffer, side?: number, quality?: number): Promise<Buffer>;
   close(): Promise<void>;
 }

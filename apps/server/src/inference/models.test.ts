@@ -3,14 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLASS_IDS } from '@diagrodl/contracts/classes';
 import { leafPhoto } from '../testing/diagnosis.ts';
 import { json, startTestServer } from '../testing/harness.ts';
 import { TINY_SIZE, makeModelsDir, tinyCard } from '../testing/tiny-model.ts';
 import { decide, resizeMap } from './classifier.ts';
-import { jet, renderHeatmap } from './heatmap.ts';
+import { jet } from '../images/photo-images.ts';
 import { ModelRegistry, OnnxModel } from './models.ts';
 import { preprocessImage } from './preprocess.ts';
 
@@ -307,43 +306,5 @@ describe('decisions and heatmaps', () => {
     expect(jet(0)[0]).toBe(0);
     expect(jet(1)[0]).toBeGreaterThan(100);
     expect(jet(1)[2]).toBe(0);
-  });
-
-  it('overlays the CAM on the photo centre square, at the photo size', async () => {
-    const photo = await sharp({
-      create: { width: 300, height: 200, channels: 3, background: '#808080' },
-    })
-      .jpeg()
-      .toBuffer();
-    // hot top-left corner of the centre square, cold elsewhere
-    const cam = { width: 2, height: 2, data: new Float32Array([1, 0, 0, 0]) };
-    const out = await renderHeatmap(photo, cam);
-    const { data, info } = await sharp(out).raw().toBuffer({ resolveWithObject: true });
-    expect([info.width, info.height]).toEqual([300, 200]);
-    const px = (x: number, y: number): [number, number, number] => {
-      const o = (y * info.width + x) * info.channels;
-      return [data[o]!, data[o + 1]!, data[o + 2]!];
-    };
-    const hot = px(55, 5); // centre square spans x 50..249
-    const cold = px(245, 195);
-    const outside = px(10, 100);
-    expect(hot[0]).toBeGreaterThan(hot[2] + 40); // red-ish
-    expect(cold[2]).toBeGreaterThan(cold[0] + 20); // blue-ish
-    expect(Math.abs(outside[0] - outside[2])).toBeLessThan(12); // untouched grey
-  });
-
-  it('shrinks large photos to at most 1024 px', async () => {
-    const photo = await sharp({
-      create: { width: 2400, height: 1600, channels: 3, background: '#406030' },
-    })
-      .jpeg()
-      .toBuffer();
-    const out = await renderHeatmap(photo, {
-      width: 7,
-      height: 7,
-      data: new Float32Array(49).fill(0.5),
-    });
-    const meta = await sharp(out).metadata();
-    expect([meta.width, meta.height]).toEqual([1024, 683]);
   });
 });

@@ -23,8 +23,13 @@ import {
   decideOne,
   resizeMap,
 } from './classifier.ts';
-import { renderHeatmap, thumbnailJpeg } from './heatmap.ts';
-import { type PreprocessedImage, batchTensors, preprocessImage } from './preprocess.ts';
+import {
+  type PhotoInput,
+  type PreprocessedImage,
+  batchTensors,
+  preprocessDecoded,
+  preprocessImage,
+} from './preprocess.ts';
 
 /** Model ids a file may have (models/<id>.onnx); the ensemble is built, never loaded. */
 export const FILE_MODEL_IDS = ['mobilenet', 'resnet50', 'vgg16'] as const;
@@ -60,7 +65,7 @@ class Mutex {
 type PreprocessCache = Map<number, Promise<PreprocessedImage[]>>;
 
 function preprocessAll(
-  images: readonly Buffer[],
+  images: readonly PhotoInput[],
   size: number,
   cache: PreprocessCache,
 ): Promise<PreprocessedImage[]> {
@@ -68,7 +73,11 @@ function preprocessAll(
   if (!p) {
     p = (async () => {
       const out: PreprocessedImage[] = [];
-      for (const img of images) out.push(await preprocessImage(img, size));
+      for (const img of images) {
+        out.push(
+          Buffer.isBuffer(img) ? await preprocessImage(img, size) : preprocessDecoded(img, size),
+        );
+      }
       return out;
     })();
     cache.set(size, p);
@@ -169,7 +178,7 @@ export class OnnxModel implements Classifier {
     };
   }
 
-  async classify(images: readonly Buffer[], cache: PreprocessCache = new Map()) {
+  async classify(images: readonly PhotoInput[], cache: PreprocessCache = new Map()) {
     const pre = await preprocessAll(images, this.inputSize, cache);
     if (!pre.length) return [];
     const raw = await this.runRaw(pre);
@@ -218,7 +227,7 @@ export class EnsembleModel implements Classifier {
     );
   }
 
-  async classify(images: readonly Buffer[]): Promise<Classification[]> {
+  async classify(images: readonly PhotoInput[]): Promise<Classification[]> {
     if (!images.length) return [];
     const cache: PreprocessCache = new Map();
     const raws: RawOutput[] = [];
@@ -410,14 +419,6 @@ export class ModelRegistry implements Inference {
 
   card(id: string): ModelCard | undefined {
     return this.models.get(id as FileModelId)?.card;
-  }
-
-  heatmap(photo: Buffer, cam: CamMap): Promise<Buffer> {
-    return renderHeatmap(photo, cam);
-  }
-
-  thumbnail(photo: Buffer, side?: number, quality?: number): Promise<Buffer> {
-    return thumbnailJpeg(photo, side, quality);
   }
 
   /** /api/health: loaded models with their card test accuracy, then the refused ones. */

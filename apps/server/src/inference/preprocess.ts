@@ -61,12 +61,22 @@ export async function decodeRgb(bytes: Buffer | Uint8Array): Promise<DecodedRgb>
   return { data, width: info.width, height: info.height };
 }
 
+/** A photo as classify() takes it: the image file, or the image decodeRgb already decoded. */
+export type PhotoInput = Buffer | DecodedRgb;
+
 /** Full preprocessing of an uploaded image file (JPEG, PNG, WebP, ...). */
 export async function preprocessImage(
   bytes: Buffer | Uint8Array,
   size: number = INPUT_SIZE,
 ): Promise<PreprocessedImage> {
-  const { data, width, height } = await decodeRgb(bytes);
+  return preprocessDecoded(await decodeRgb(bytes), size);
+}
+
+/** Preprocessing of an image decodeRgb decoded (crop, area resize, normalisation). */
+export function preprocessDecoded(
+  { data, width, height }: DecodedRgb,
+  size: number = INPUT_SIZE,
+): PreprocessedImage {
   const hwc = cropResize(data, width, height, size);
   const rgb8 = toRgb8(hwc);
   const rgb224 = Buffer.from(rgb8.buffer, rgb8.byteOffset, rgb8.length);

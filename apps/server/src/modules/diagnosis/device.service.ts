@@ -9,7 +9,7 @@ import {
   clientIdSchema,
   deviceResultSchema,
 } from '@diagrodl/contracts';
-import { thumbnailJpeg } from '../../inference/heatmap.ts';
+import { thumbnailJpeg } from '../../images/photo-images.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { randomToken } from '../../lib/tokens.ts';
 import type { DeviceDiagnosisRepository } from './device.repository.ts';

@@ -16,7 +16,8 @@ import {
   type PredictReply,
   type ProgressReply,
 } from '@diagrodl/contracts';
-import type { Classification, Classifier, Inference } from '../../inference/classifier.ts';
+import type { Inference } from '../../inference/classifier.ts';
+import type { Identified } from '../../worker/model-worker.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { nowIso, randomToken } from '../../lib/tokens.ts';
 import type { DiagnosisRepository, ImageRow, RunRow } from './diagnosis.repository.ts';
@@ -24,6 +25,11 @@ import type { MediaStore } from './media.ts';
 
 /** A run taken over this many times (each time its holder died) is given up, not retried. */
 export const MAX_TAKEOVERS = 3;
+
+/** The models, and identify(): each photo decoded once, classified, its heatmap and thumbnail. */
+export interface PhotoIdentifier extends Pick<Inference, 'has'> {
+  identify(modelId: string, images: readonly Buffer[]): Promise<Identified[]>;
+}
 
 export type RunOutcome = 'done' | 'handed-over' | 'lost' | 'error';
 
@@ -72,7 +78,7 @@ export class IdentificationRunner {
   constructor(
     private readonly repo: DiagnosisRepository,
     private readonly media: MediaStore,
-    private readonly models: Inference,
+    private readonly models: PhotoIdentifier,
     private readonly log: Logger,
     private readonly opts: RunnerOptions = {},
   ) {
@@ -94,8 +100,7 @@ export class IdentificationRunner {
     if (this.stopping) throw new HttpError(503, SERVER_MESSAGES.unavailable);
     const settings = await this.repo.getSettings(userId);
     if (!settings) throw new HttpError(409, M.configRequired);
-    const classifier = this.models.get(settings.model_id);
-    if (!classifier) throw new HttpError(503, M.modelUnavailable);
+    if (!this.models.has(settings.model_id)) throw new HttpError(503, M.modelUnavailable);
 
     const running = await this.runningRun(userId);
     if (running) return { status: 'OK', detail: M.predictRunning, total: running.total };
@@ -121,7 +126,7 @@ export class IdentificationRunner {
       throw new HttpError(400, M.nothingPending);
     }
     await this.repo.updateRun(runId, token, { total: claimed.length, updated_at: nowIso() });
-    const job = this.launch(userId, runId, token, claimed, classifier, settings.model_id);
+    const job = this.launch(userId, runId, token, claimed, settings.model_id);
     if (opts.wait) await job;
     return { status: 'OK', detail: M.predictStarted, total: claimed.length };
   }
@@ -138,11 +143,10 @@ export class IdentificationRunner {
     runId: number,
     token: string,
     images: ImageRow[],
-    classifier: Classifier,
     modelId: string,
   ): Promise<void> {
     this.owned.add(token);
-    const job = this.runJob(userId, runId, token, images, classifier, modelId)
+    const job = this.runJob(userId, runId, token, images, modelId)
       .catch((err) => this.log.error({ err }, 'identification run failed'))
       .finally(() => {
         this.jobs.delete(job);
@@ -175,8 +179,7 @@ export class IdentificationRunner {
         const token = randomToken(16);
         const images = await this.repo.takeOver(run, token, nowIso());
         if (!images) continue; // another process was quicker
-        const classifier = this.models.get(run.model_id);
-        if (!classifier || run.takeovers + 1 > MAX_TAKEOVERS) {
+        if (!this.models.has(run.model_id) || run.takeovers + 1 > MAX_TAKEOVERS) {
           this.log.warn(
             { runId: run.id, takeovers: run.takeovers + 1, model: run.model_id },
             'identification run given up',
@@ -194,7 +197,7 @@ export class IdentificationRunner {
           { runId: run.id, images: images.length },
           'identification run taken over from a stopped process',
         );
-        void this.launch(run.user_id, run.id, token, images, classifier, run.model_id);
+        void this.launch(run.user_id, run.id, token, images, run.model_id);
       }
     } catch (err) {
       this.log.warn({ err }, 'taking over interrupted identification runs failed');
@@ -206,7 +209,6 @@ export class IdentificationRunner {
     runId: number,
     token: string,
     images: ImageRow[],
-    classifier: Classifier,
     modelId: string,
   ): Promise<void> {
     let lost = false;
@@ -233,7 +235,7 @@ export class IdentificationRunner {
         await this.opts.beforeChunk?.({ userId, runId, done });
         if (this.stopping || lost) break;
         const chunk = images.slice(start, start + this.chunkSize);
-        failed += await this.identifyChunk(userId, token, chunk, classifier, modelId);
+        failed += await this.identifyChunk(userId, token, chunk, modelId);
         done += chunk.length;
         if (!(await this.repo.addRunDone(runId, token, chunk.length, nowIso()))) lost = true;
       }
@@ -266,7 +268,6 @@ export class IdentificationRunner {
     userId: number,
     token: string,
     chunk: ImageRow[],
-    classifier: Classifier,
     modelId: string,
   ): Promise<number> {
     let failed = 0;
@@ -279,15 +280,18 @@ export class IdentificationRunner {
         await this.repo.dropClaimed(userId, row.id, token);
       }
     }
-    let results: (Classification | null)[];
+    let results: (Identified | null)[];
     try {
-      results = await classifier.classify(ok.map((o) => o.bytes));
+      results = await this.models.identify(
+        modelId,
+        ok.map((o) => o.bytes),
+      );
     } catch {
       // one bad image must not sink the others: retry one by one
       results = [];
       for (const o of ok) {
         results.push(
-          await classifier.classify([o.bytes]).then(
+          await this.models.identify(modelId, [o.bytes]).then(
             (r) => r[0] ?? null,
             () => null,
           ),
@@ -295,7 +299,7 @@ export class IdentificationRunner {
       }
     }
     for (let i = 0; i < ok.length; i++) {
-      const { row, bytes } = ok[i] as { row: ImageRow; bytes: Buffer };
+      const { row } = ok[i] as { row: ImageRow; bytes: Buffer };
       const r = results[i];
       if (!r) {
         failed++;
@@ -306,13 +310,8 @@ export class IdentificationRunner {
       }
       const heatmapFile = `h${row.id}.jpg`;
       const thumbFile = `t${row.id}.jpg`;
-      await this.media.write(
-        'heatmaps',
-        userId,
-        heatmapFile,
-        await this.models.heatmap(bytes, r.cam),
-      );
-      await this.media.write('thumbs', userId, thumbFile, await this.models.thumbnail(bytes));
+      await this.media.write('heatmaps', userId, heatmapFile, r.heatmap);
+      await this.media.write('thumbs', userId, thumbFile, r.thumbnail);
       const now = nowIso();
       const top3 = JSON.stringify(r.top3);
       const stored = await this.repo.finish(

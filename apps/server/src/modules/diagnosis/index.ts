@@ -5,8 +5,8 @@
  * reports them too.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Inference } from '../../inference/classifier.ts';
 import type { Platform } from '../../platform.ts';
+import type { ModelWorker } from '../../worker/model-worker.ts';
 import { ConfigService } from './config.service.ts';
 import { DeviceDiagnosisRepository } from './device.repository.ts';
 import { deviceRoutes } from './device.routes.ts';
@@ -20,7 +20,7 @@ import { ResultsService } from './results.service.ts';
 import { UploadService } from './upload.service.ts';
 
 export interface DiagnosisModuleOptions {
-  models: Inference;
+  models: ModelWorker;
   /** Runner tuning (tests shorten the lease and pause runs between chunks). */
   runner?: RunnerOptions;
 }

@@ -1,13 +1,13 @@
 /**
  * The diagnosis report of a user's identified photos: rows read through the one mapper
- * (result-view.ts), small JPEGs of each photo and its heatmap, the PDF rendered by report-pdf.ts
- * and kept in the user's `reports` media folder.
+ * (result-view.ts), small JPEGs of each photo and its heatmap (each file decoded once, in the
+ * model worker), the PDF rendered by report-pdf.ts and kept in the user's `reports` media folder.
  */
 import { DIAGNOSIS_MESSAGES as M, type ReportReply } from '@diagrodl/contracts';
-import type { Inference } from '../../../inference/classifier.ts';
 import { ModelRegistry } from '../../../inference/models.ts';
 import { HttpError } from '../../../lib/errors.ts';
 import { randomToken } from '../../../lib/tokens.ts';
+import type { ModelWorker } from '../../../worker/model-worker.ts';
 import type { DiagnosisRepository } from '../diagnosis.repository.ts';
 import type { MediaStore } from '../media.ts';
 import { hasClassLabel, lang, resultView } from '../result-view.ts';
@@ -17,7 +17,8 @@ export class ReportService {
   constructor(
     private readonly repo: DiagnosisRepository,
     private readonly media: MediaStore,
-    private readonly models: Inference,
+    /** Test accuracies for the cover; small JPEGs of the photo and its heatmap, off the event loop. */
+    private readonly models: Pick<ModelWorker, 'accuracy' | 'thumbnail'>,
     private readonly productName = 'DiAgroDL',
   ) {}
 

@@ -1,9 +1,11 @@
 /**
- * ModelWorker: the model registry living in a worker thread (model-worker.thread.ts), so that
- * decoding, resizing, inference and heatmap rendering of large photos never block the server's
- * event loop (bench/diagnosis/run.ts measures it: another user's requests stay fast while one user identifies 50
- * twelve-megapixel photos). It answers the same Inference interface as an in-process
- * ModelRegistry; the cards are checked and the sessions loaded inside the worker.
+ * ModelWorker: the thread that does the CPU-heavy work of the diagnosis (model-worker.thread.ts):
+ * the model registry (src/inference/) and the image work (src/images/), so that decoding,
+ * resizing, inference and heatmap rendering of large photos never block the server's event loop
+ * (bench/diagnosis/run.ts measures it: another user's requests stay fast while one user
+ * identifies 50 twelve-megapixel photos). It answers the same Inference interface as an
+ * in-process ModelRegistry, and identify(): each photo decoded once, then classified and turned
+ * into its heatmap and thumbnail. The cards are checked and the sessions loaded inside the worker.
  *
  * The worker gets a large stack (WORKER_STACK_MB): onnxruntime-node initialises its
  * environment by parsing /proc/self/cmdline recursively, and a long command line (the diagnose
@@ -13,7 +15,17 @@
 import { Worker } from 'node:worker_threads';
 import type { LoadedModelDetails } from '@diagrodl/contracts';
 import type { ModelCard } from '@diagrodl/contracts/model-card';
-import type { CamMap, Classification, Classifier, Inference, ModelHealth } from './classifier.ts';
+import type { PhotoImages } from '../images/photo-images.ts';
+import type { DecodedRgb } from '../inference/preprocess.ts';
+import type {
+  Classification,
+  Classifier,
+  Inference,
+  ModelHealth,
+} from '../inference/classifier.ts';
+
+/** A photo identified: the model's classification and the images kept of it. */
+export type Identified = Classification & PhotoImages;
 
 /** Stack of the worker thread, in MB (onnxruntime's start-up recursion, see above). */
 export const WORKER_STACK_MB = 64;
@@ -31,8 +43,8 @@ export interface WorkerSummary {
 }
 
 export type WorkerRequest = { id: number } & (
-  | { op: 'classify'; model: string; images: Uint8Array[] }
-  | { op: 'heatmap'; photo: Uint8Array; cam: CamMap }
+  | { op: 'classify'; model: string; images: (Uint8Array | DecodedRgb)[] }
+  | { op: 'identify'; model: string; images: Uint8Array[] }
   | { op: 'thumbnail'; photo: Uint8Array; side?: number; quality?: number }
   | { op: 'close' }
 );
@@ -165,8 +177,18 @@ export class ModelWorker implements Inference {
     return this.byId.get(id)?.card;
   }
 
-  async heatmap(photo: Buffer, cam: CamMap): Promise<Buffer> {
-    return asBuffer(await this.call<Uint8Array>({ op: 'heatmap', photo, cam }));
+  /**
+   * Classifies photos with model `id` and renders each one's heatmap and thumbnail, every photo
+   * decoded once. One result per photo, in order; throws if a photo cannot be decoded.
+   */
+  async identify(id: string, images: readonly Buffer[]): Promise<Identified[]> {
+    if (!images.length) return [];
+    const out = await this.call<Identified[]>({ op: 'identify', model: id, images: [...images] });
+    return out.map((r) => ({
+      ...r,
+      heatmap: asBuffer(r.heatmap),
+      thumbnail: asBuffer(r.thumbnail),
+    }));
   }
 
   async thumbnail(photo: Buffer, side?: number, quality?: number): Promise<Buffer> {

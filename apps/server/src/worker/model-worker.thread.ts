@@ -1,14 +1,15 @@
 /**
- * The inference worker thread (started by ModelWorker, model-worker.ts): it owns the
- * onnxruntime sessions of a ModelRegistry and does the CPU-heavy part of identification off
- * the server's event loop: decoding, cropping and resizing photos, inference, the decision,
- * heatmap overlays and thumbnails. One request at a time per model (ModelRegistry's mutex);
- * the answers keep the request's id.
+ * The model worker thread (started by ModelWorker, model-worker.ts): it owns the onnxruntime
+ * sessions of a ModelRegistry and does the CPU-heavy part of identification off the server's
+ * event loop: each photo decoded once (inference/preprocess.ts decodeRgb), that one decoded
+ * image classified (inference/) and turned into its heatmap and thumbnail (images/). One
+ * inference at a time per process (ModelRegistry's mutex); the answers keep the request's id.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { CamMap } from './classifier.ts';
-import { ModelRegistry } from './models.ts';
-import type { WorkerReply, WorkerRequest, WorkerSummary } from './model-worker.ts';
+import { photoImages, thumbnailJpeg } from '../images/photo-images.ts';
+import { ModelRegistry } from '../inference/models.ts';
+import { type DecodedRgb, decodeRgb } from '../inference/preprocess.ts';
+import type { Identified, WorkerReply, WorkerRequest, WorkerSummary } from './model-worker.ts';
 
 const port = parentPort;
 if (!port) throw new Error('model-worker.thread.ts runs only as a worker thread');
@@ -41,12 +42,26 @@ async function handle(req: WorkerRequest): Promise<unknown> {
     case 'classify': {
       const model = registry.get(req.model);
       if (!model) throw new Error(`model ${req.model} is not loaded`);
-      return model.classify(req.images.map(buffer));
+      return model.classify(
+        req.images.map((i) =>
+          i instanceof Uint8Array ? buffer(i) : { ...i, data: buffer(i.data) },
+        ),
+      );
     }
-    case 'heatmap':
-      return registry.heatmap(buffer(req.photo), req.cam as CamMap);
+    case 'identify': {
+      const model = registry.get(req.model);
+      if (!model) throw new Error(`model ${req.model} is not loaded`);
+      const photos = [];
+      for (const bytes of req.images) photos.push(await decodeRgb(buffer(bytes)));
+      const results = await model.classify(photos);
+      const out: Identified[] = [];
+      for (const [n, r] of results.entries()) {
+        out.push({ ...r, ...(await photoImages(photos[n] as DecodedRgb, r.cam)) });
+      }
+      return out;
+    }
     case 'thumbnail':
-      return registry.thumbnail(buffer(req.photo), req.side, req.quality);
+      return thumbnailJpeg(buffer(req.photo), req.side, req.quality);
     case 'close':
       await registry.close();
       return null;
