@@ -5,6 +5,7 @@
     python3 -m diagrodl_ml.cli finish --from-onnx F.onnx        # the same from an earlier export's network
     python3 -m diagrodl_ml.cli evaluate --model models/mobilenet.onnx [--update-card]
     python3 -m diagrodl_ml.cli tiny-reference --out DIR        # tests
+    python3 -m diagrodl_ml.cli tiny-fixture                    # the server tests' tiny model
     python3 -m diagrodl_ml.cli preprocess IMAGE OUT.f32        # tests
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .card import data_section
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
 from .fieldtrain import reevaluate, rethreshold, run
 from .finish import finish
-from .fixtures import tiny_reference
+from .fixtures import tiny_reference, write_tiny_fixture
 from .models import VIEW_COUNTS
 from .preprocess import preprocess_file
 from .train import TrainConfig, train
@@ -98,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     pr.add_argument("--arch", default="mobilenet")
     pr.add_argument("--size", type=int, default=64)
     pr.add_argument("--views", type=int, choices=VIEW_COUNTS, default=1, help="symmetric views averaged in the graph")
+    pf = sub.add_parser("tiny-fixture", help="rebuild the server tests' tiny model (model.onnx; card.json's file block)")
+    pf.add_argument("--out", type=Path, default=Path("apps/server/src/testing/fixtures/tiny-model"))
     pp = sub.add_parser("preprocess", help="write the preprocessed tensor of an image file as raw float32")
     pp.add_argument("image", type=Path)
     pp.add_argument("out", type=Path)
@@ -105,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.cmd == "tiny-reference":
         print(json.dumps(tiny_reference(args.out, args.arch, args.size, views=args.views)))
+        return 0
+    if args.cmd == "tiny-fixture":
+        print(json.dumps(write_tiny_fixture(args.out)))
         return 0
     if args.cmd == "preprocess":
         args.out.write_bytes(preprocess_file(args.image).tobytes())

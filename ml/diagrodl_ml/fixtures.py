@@ -1,7 +1,10 @@
 """Tiny synthetic dataset and tiny exports for the fast tests."""
 from __future__ import annotations
 
+import hashlib
 import json
+import shutil
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -60,6 +63,31 @@ def tiny_reference(out_dir: Path, arch: str = "mobilenet", size: int = 64, seed:
     meta = {**info, "arch": arch, "size": size, "n": 3, "cam_shape": list(cam.shape), "views": views}
     (out_dir / "meta.json").write_text(json.dumps(meta))
     return meta
+
+
+# The server tests' tiny model (apps/server/src/testing/fixtures/tiny-model/): an untrained
+# two-convolution network at 64 px from tiny_reference (a few KB), and its card (only its `file`
+# block follows the ONNX file).
+TINY_FIXTURE_ARCH = "tiny_cnn"
+TINY_FIXTURE_SIZE = 64
+
+
+def write_tiny_fixture(out_dir: Path) -> dict:
+    """Rebuilds the server's tiny test model in `out_dir` (model.onnx) and points the card there
+    (card.json: sha256 and size of the new file, every other field kept)."""
+    work = Path(tempfile.mkdtemp(prefix="diagrodl-tiny-fixture-"))
+    try:
+        meta = tiny_reference(work, TINY_FIXTURE_ARCH, TINY_FIXTURE_SIZE)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(work / "model.onnx", out_dir / "model.onnx")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    data = (out_dir / "model.onnx").read_bytes()
+    card_path = out_dir / "card.json"
+    card = json.loads(card_path.read_text())
+    card["file"].update(sha256=hashlib.sha256(data).hexdigest(), size_bytes=len(data))
+    card_path.write_text(json.dumps(card, indent=2) + "\n")
+    return {**meta, "size_bytes": len(data)}
 
 
 def make_jpeg(path: Path, rng: np.random.Generator, w: int = 300, h: int = 220, quality: int = 85) -> None:

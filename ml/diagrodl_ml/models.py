@@ -23,6 +23,8 @@ ARCHS: dict[str, str] = {
     "resnet50": "resnet50",
     "vgg16": "vgg16_bn",
     "vgg16_bn": "vgg16_bn",
+    # two convolutions, a few thousand weights: the server tests' committed model (fixtures.py)
+    "tiny_cnn": "tiny_cnn",
 }
 
 
@@ -119,6 +121,13 @@ def build_model(arch: str, num_classes: int = NUM_CLASSES) -> GapClassifier:
         m = tv.resnet50(weights=None)
         feats = nn.Sequential(m.conv1, m.bn1, m.relu, m.maxpool, m.layer1, m.layer2, m.layer3, m.layer4)
         return GapClassifier(feats, 2048, num_classes, dropout=0.0)
+    if name == "tiny_cnn":
+        feats = nn.Sequential(
+            nn.Conv2d(3, 8, 3, stride=2, padding=1), nn.BatchNorm2d(8), nn.ReLU(),
+            nn.Conv2d(8, 16, 3, stride=2, padding=1), nn.BatchNorm2d(16), nn.ReLU(),
+            nn.MaxPool2d(4),
+        )
+        return GapClassifier(feats, 16, num_classes, dropout=0.0)
     if name in ("vgg16_bn", "vgg16"):
         m = getattr(tv, name)(weights=None)
         feats = nn.Sequential(*list(m.features.children())[:-1])  # drop the last max-pool: 14x14 CAM at 224
