@@ -31,6 +31,15 @@ export interface PhotoIdentifier extends Pick<Inference, 'has'> {
   identify(modelId: string, images: readonly Buffer[]): Promise<Identified[]>;
 }
 
+/** A run this process works on: whose, which, under which owner token, its photos and model. */
+interface Job {
+  userId: number;
+  runId: number;
+  token: string;
+  images: ImageRow[];
+  modelId: string;
+}
+
 export type RunOutcome = 'done' | 'handed-over' | 'lost' | 'error';
 
 export interface RunnerOptions {
@@ -126,7 +135,13 @@ export class IdentificationRunner {
       throw new HttpError(400, M.nothingPending);
     }
     await this.repo.updateRun(runId, token, { total: claimed.length, updated_at: nowIso() });
-    const job = this.launch(userId, runId, token, claimed, settings.model_id);
+    const job = this.launch({
+      userId,
+      runId,
+      token,
+      images: claimed,
+      modelId: settings.model_id,
+    });
     if (opts.wait) await job;
     return { status: 'OK', detail: M.predictStarted, total: claimed.length };
   }
@@ -138,15 +153,10 @@ export class IdentificationRunner {
     return run;
   }
 
-  private launch(
-    userId: number,
-    runId: number,
-    token: string,
-    images: ImageRow[],
-    modelId: string,
-  ): Promise<void> {
+  private launch(run: Job): Promise<void> {
+    const { token } = run;
     this.owned.add(token);
-    const job = this.runJob(userId, runId, token, images, modelId)
+    const job = this.runJob(run)
       .catch((err) => this.log.error({ err }, 'identification run failed'))
       .finally(() => {
         this.jobs.delete(job);
@@ -197,20 +207,20 @@ export class IdentificationRunner {
           { runId: run.id, images: images.length },
           'identification run taken over from a stopped process',
         );
-        void this.launch(run.user_id, run.id, token, images, run.model_id);
+        void this.launch({
+          userId: run.user_id,
+          runId: run.id,
+          token,
+          images,
+          modelId: run.model_id,
+        });
       }
     } catch (err) {
       this.log.warn({ err }, 'taking over interrupted identification runs failed');
     }
   }
 
-  private async runJob(
-    userId: number,
-    runId: number,
-    token: string,
-    images: ImageRow[],
-    modelId: string,
-  ): Promise<void> {
+  private async runJob({ userId, runId, token, images, modelId }: Job): Promise<void> {
     let lost = false;
     const beat = setInterval(() => {
       const now = nowIso();
