@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Carousel, type CarouselLabels } from '@/components/Carousel.tsx';
+import { Carousel, type CarouselLabels } from './components/Carousel.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import {
   type DiseaseSlug,

@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useTranslation } from 'react-i18next';
 import { MEASURES, UNIT_CATALOGUE, isMeasure } from '@diagrodl/hydraulics';
-import { InlineAlert } from '@/components/InlineAlert.tsx';
+import { InlineAlert } from '../shared/InlineAlert.tsx';
 import type { Language } from '@/lib/i18n.ts';
 import { ExportBar } from '../shared/ExportBar.tsx';
 import { useExportLabels } from '../shared/fields.tsx';

@@ -11,7 +11,7 @@ import {
   type FrictionFormula,
   type LateralResult,
 } from '@diagrodl/hydraulics';
-import { InlineAlert } from '@/components/InlineAlert.tsx';
+import { InlineAlert } from '../shared/InlineAlert.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { ExportBar } from '../shared/ExportBar.tsx';
 import { ToolPage } from '../shared/ToolPage.tsx';

@@ -4,7 +4,7 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { useTranslation } from 'react-i18next';
 import { toEpanetInp } from '@diagrodl/hydraulics';
-import { InlineAlert } from '@/components/InlineAlert.tsx';
+import { InlineAlert } from '../shared/InlineAlert.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { ExportBar } from '../shared/ExportBar.tsx';
 import { ToolPage } from '../shared/ToolPage.tsx';

@@ -1,6 +1,6 @@
 import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { InlineAlert } from '@/components/InlineAlert.tsx';
+import { InlineAlert } from '../shared/InlineAlert.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { ExportBar } from '../shared/ExportBar.tsx';
 import { ToolPage } from '../shared/ToolPage.tsx';

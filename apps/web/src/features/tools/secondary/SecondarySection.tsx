@@ -10,7 +10,7 @@ import {
   SECONDARY_PIPE_TYPES,
   type SecondarySectionResult,
 } from '@diagrodl/hydraulics';
-import { InlineAlert } from '@/components/InlineAlert.tsx';
+import { InlineAlert } from '../shared/InlineAlert.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
 import {

@@ -5,7 +5,7 @@ import InputGroup from 'react-bootstrap/InputGroup';
 import { useTranslation } from 'react-i18next';
 import type { ExportBarLabels } from './ExportBar.tsx';
 import { STATUS_HERE } from '@diagrodl/hydraulics';
-import { InlineAlert } from '@/components/InlineAlert.tsx';
+import { InlineAlert } from './InlineAlert.tsx';
 import type { Language } from '@/lib/i18n.ts';
 
 /** Labels of the export bar: the converter's own, or those the three designers share. */
