@@ -558,9 +558,11 @@ test.describe('screenshots', () => {
         ] as const) {
           await page.goto(route);
           await expect(page.locator('article.disease-article h1')).toBeVisible();
+          // Load the lazy images now and wait until each is decoded (or has failed to load).
           await page.evaluate(async () => {
-            for (const img of Array.from(document.images)) img.loading = 'eager';
-            await new Promise((r) => setTimeout(r, 300));
+            const images = Array.from(document.images);
+            for (const img of images) img.loading = 'eager';
+            await Promise.all(images.map((img) => img.decode().catch(() => undefined)));
           });
           await shot(page, `diseases-${label}-${name}-${lang}`);
         }

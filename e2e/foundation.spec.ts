@@ -168,10 +168,25 @@ test.describe('landing page', () => {
     const still = await reduced.newPage();
     await still.goto('/');
     const icon = still.locator('.spring-icon').first();
+    // Count the moves the icons' list receives, so the check below runs after them.
+    await still.locator('.spring-icons').evaluate((list) => {
+      list.dataset.moves = '0';
+      list.addEventListener('pointermove', () => {
+        list.dataset.moves = String(Number(list.dataset.moves) + 1);
+      });
+    });
     const b = (await icon.boundingBox())!;
     await still.mouse.move(b.x + 5, b.y + 5);
     await still.mouse.move(b.x + 300, b.y + 200, { steps: 5 });
-    await still.waitForTimeout(300);
+    await expect(still.locator('.spring-icons')).not.toHaveAttribute('data-moves', '0');
+    // A moving spring writes its transform in the first animation frame after a move: wait for
+    // two frames after the moves were received, then nothing may have moved.
+    await still.evaluate(
+      () =>
+        new Promise<void>((resolve) =>
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve())),
+        ),
+    );
     expect(await icon.evaluate((el) => el.style.transform)).toBe('');
     await reduced.close();
   });

@@ -33,6 +33,17 @@ const HAND: SecondarySectionInput = {
   hfp: 0.5,
 };
 
+/** HAND as the form's strings. */
+const HAND_RAW: SecondarySectionRaw = {
+  pipeType: 'PVC_RD26',
+  nd: '1',
+  length: '10',
+  qs: '3600',
+  s0: '2',
+  se: '4',
+  hfp: '0.5',
+};
+
 describe('secondary section worked by hand', () => {
   it('picks the smallest diameter within HFp (nd = 1)', () => {
     const result = designSecondarySection(HAND, 1);
@@ -212,15 +223,7 @@ describe('section limits', () => {
 });
 
 describe('validateSecondarySection (form alerts, specification §5 and §8)', () => {
-  const valid: SecondarySectionRaw = {
-    pipeType: 'PVC_RD26',
-    nd: '1',
-    length: '10',
-    qs: '3600',
-    s0: '2',
-    se: '4',
-    hfp: '0.5',
-  };
+  const valid = HAND_RAW;
 
   it('parses valid strings, with decimal comma and blanks around', () => {
     expect(validateSecondarySection(valid, 1)).toEqual({ ok: true, value: HAND });
@@ -485,15 +488,7 @@ describe('engineering checks: pressures and the friction formula of a section', 
   });
 
   it('validates the two new fields after the specification fields', () => {
-    const raw: SecondarySectionRaw = {
-      pipeType: 'PVC_RD26',
-      nd: '1',
-      length: '10',
-      qs: '3600',
-      s0: '2',
-      se: '4',
-      hfp: '0,76',
-    };
+    const raw: SecondarySectionRaw = { ...HAND_RAW, hfp: '0,76' };
     expect(validateSecondarySection({ ...raw, formula: '', pressure: ' ' }, 1)).toEqual({
       ok: true,
       value: { ...HAND, hfp: 0.76 },

@@ -1,31 +1,30 @@
-import { lazy, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { DISEASE_ROUTES, PROTECTED_ROUTES, ROUTES } from '@diagrodl/contracts';
 import { NotFound } from '@/components/NotFound.tsx';
 import { UnderConstruction } from '@/components/UnderConstruction.tsx';
 import { useSession } from '@/lib/session.tsx';
+import { aboutPages } from '@/features/about/pages.tsx';
 import { accountPages } from '@/features/account/pages.tsx';
+import { authPages } from '@/features/auth/pages.tsx';
 import { contactPages } from '@/features/contact/pages.tsx';
 import { diagnosisPages } from '@/features/diagnosis/pages.tsx';
 import { diseasesPages } from '@/features/diseases/pages.tsx';
-import { LandingPage } from '@/features/landing/LandingPage.tsx';
+import { landingPages } from '@/features/landing/pages.tsx';
 import { toolsPages } from '@/features/tools/pages.tsx';
 import { Loading } from './Loading.tsx';
 import { AuthShell } from './shells/AuthShell.tsx';
 import { DiseaseShell } from './shells/DiseaseShell.tsx';
 import { PublicShell } from './shells/PublicShell.tsx';
 
-const AboutPage = lazy(() => import('@/features/about/AboutPage.tsx'));
-const LoginPage = lazy(() => import('@/features/auth/LoginPage.tsx'));
-
 /**
  * What each route renders: each feature lists its own pages in its pages.tsx. Routes without
  * an entry belong to later work and show their title with 'En construcción'.
  */
 const PAGES: Partial<Record<string, ReactNode>> = {
-  [ROUTES.home]: <LandingPage />,
-  [ROUTES.about]: <AboutPage />,
-  [ROUTES.login]: <LoginPage />,
+  ...landingPages,
+  ...aboutPages,
+  ...authPages,
   ...accountPages,
   ...contactPages,
   ...toolsPages,

@@ -13,7 +13,7 @@ export function Footer() {
         </span>
         <Link to="/About">{t('sidebar.about')}</Link>
         <Link to="/Contact_us">{t('sidebar.contact')}</Link>
-        <span className="text-body-secondary">{t('about.licence')}</span>
+        <span className="text-body-secondary">{t('app.licence')}</span>
       </div>
     </footer>
   );

@@ -55,7 +55,7 @@ export default function AboutPage() {
             rel="license noopener"
             target="_blank"
           >
-            {t('about.licence')}
+            {t('app.licence')}
           </a>
         </p>
         <h3 className="h6">{t('about.citations')}</h3>

@@ -10,6 +10,7 @@ import { useSession } from '@/lib/session.tsx';
 import { accountApi } from './api.ts';
 import { type Message, MessageArea } from './components/MessageArea.tsx';
 import { NewPasswordFields } from './components/PasswordRule.tsx';
+import { TextField } from './components/TextField.tsx';
 
 /** /Change_password (logged-in users): current password, then the new one twice. */
 export default function ChangePasswordPage() {
@@ -59,15 +60,14 @@ export default function ChangePasswordPage() {
       <h1 className="h2">{t('account.change.title')}</h1>
       <p>{t('account.change.intro')}</p>
       <Form noValidate onSubmit={(e) => void onSubmit(e)}>
-        <Form.Group className="mb-3" controlId="change-current">
-          <Form.Label>{t('account.change.current')}</Form.Label>
-          <Form.Control
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        </Form.Group>
+        <TextField
+          id="change-current"
+          label={t('account.change.current')}
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={setCurrent}
+        />
         <NewPasswordFields
           idPrefix="change"
           next={next}

@@ -9,6 +9,7 @@ import { ApiError } from '@/lib/api-client.ts';
 import { accountApi } from './api.ts';
 import { type Message, MessageArea } from './components/MessageArea.tsx';
 import { NewPasswordFields } from './components/PasswordRule.tsx';
+import { TextField } from './components/TextField.tsx';
 
 function useFailure() {
   const { t } = useTranslation();
@@ -49,15 +50,14 @@ function RequestLink() {
   return (
     <Form noValidate onSubmit={(e) => void onSubmit(e)}>
       <p>{t('account.reset.requestIntro')}</p>
-      <Form.Group className="mb-3" controlId="reset-email">
-        <Form.Label>{t('account.reset.email')}</Form.Label>
-        <Form.Control
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </Form.Group>
+      <TextField
+        id="reset-email"
+        label={t('account.reset.email')}
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={setEmail}
+      />
       <MessageArea message={message} testId="reset-message" />
       <Button type="submit" variant="success" disabled={busy}>
         {t('account.reset.send')}

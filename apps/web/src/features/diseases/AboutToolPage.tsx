@@ -5,10 +5,10 @@ import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { apiGet } from '@/lib/api-client.ts';
 import { formatNumber } from '@/lib/format.ts';
 import { type AboutContent, useContent } from './content.ts';
-import { ContentSections } from './components/ContentSections.tsx';
+import { ContentSections, PageHeader, PageSection } from './components/ContentSections.tsx';
 import { PageLayout } from './components/PageLayout.tsx';
-import { References } from './components/References.tsx';
-import { Blocks, Inline, plain } from './components/RichText.tsx';
+import { ReferencesSection } from './components/References.tsx';
+import { Blocks, plain } from './components/RichText.tsx';
 import { ToolIconLink } from './components/ToolIconLink.tsx';
 
 type ModelsState =
@@ -81,19 +81,9 @@ export default function AboutToolPage() {
     <PageLayout contentKey={data} ready={data !== null} error={error} testId="about-tool-page">
       {data && (
         <>
-          <header className="disease-header">
-            <h1>
-              <Inline text={data.title} />
-            </h1>
-            <p className="lead">
-              <Inline text={data.summary} />
-            </p>
-          </header>
+          <PageHeader title={data.title} summary={data.summary} />
           <ContentSections sections={data.sections} />
-          <section className="disease-section" aria-labelledby="architectures">
-            <h2 id="architectures" tabIndex={-1}>
-              {t('diseases.about.architecturesHeading')}
-            </h2>
+          <PageSection id="architectures" heading={t('diseases.about.architecturesHeading')}>
             {data.architectures.map((a) => (
               <div key={a.id} className="architecture card mb-3" data-testid={`arch-${a.id}`}>
                 <div className="card-body">
@@ -115,25 +105,14 @@ export default function AboutToolPage() {
                 </div>
               </div>
             ))}
-          </section>
-          <section className="disease-section" aria-labelledby="accuracy">
-            <h2 id="accuracy" tabIndex={-1}>
-              {t('diseases.about.accuracyHeading')}
-            </h2>
+          </PageSection>
+          <PageSection id="accuracy" heading={t('diseases.about.accuracyHeading')}>
             <ModelAccuracy />
-          </section>
-          <section className="disease-section" aria-labelledby="ai-tool">
-            <h2 id="ai-tool" tabIndex={-1}>
-              {t('diseases.sections.ai_tool')}
-            </h2>
+          </PageSection>
+          <PageSection id="ai-tool" heading={t('diseases.sections.ai_tool')}>
             <ToolIconLink />
-          </section>
-          <section className="disease-section" aria-labelledby="references">
-            <h2 id="references" tabIndex={-1}>
-              {t('diseases.sections.references')}
-            </h2>
-            <References references={data.references} />
-          </section>
+          </PageSection>
+          <ReferencesSection references={data.references} />
         </>
       )}
     </PageLayout>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Carousel, type CarouselLabels } from '@/components/Carousel.tsx';
+import { Carousel, type CarouselLabels } from './components/Carousel.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import {
   type DiseaseSlug,
@@ -14,7 +14,8 @@ import { type DiseaseContent, useContent } from './content.ts';
 import { Gallery, ImageCredit, imageSrc } from './components/Gallery.tsx';
 import { PageLayout } from './components/PageLayout.tsx';
 import { References } from './components/References.tsx';
-import { Blocks, Inline, plain } from './components/RichText.tsx';
+import { PageHeader, PageSection } from './components/ContentSections.tsx';
+import { Blocks, plain } from './components/RichText.tsx';
 import { ToolIconLink } from './components/ToolIconLink.tsx';
 
 /** The carousel's texts in the active language. */
@@ -92,25 +93,16 @@ export default function DiseasePage({ slug }: { slug: DiseaseSlug }) {
     >
       {content && (
         <>
-          <header className="disease-header">
-            <h1>
-              <Inline text={content.name} />
-            </h1>
-            <p className="lead">
-              <Inline text={content.summary} />
-            </p>
-          </header>
+          <PageHeader title={content.name} summary={content.summary} />
           {keys.map((key) => (
-            <section
+            <PageSection
               key={key}
-              className={`disease-section section-${sectionId(key)}`}
-              aria-labelledby={sectionId(key)}
+              id={sectionId(key)}
+              heading={t(`diseases.sections.${key}`)}
+              className={`section-${sectionId(key)}`}
             >
-              <h2 id={sectionId(key)} tabIndex={-1}>
-                {t(`diseases.sections.${key}`)}
-              </h2>
               {body(content, key)}
-            </section>
+            </PageSection>
           ))}
         </>
       )}

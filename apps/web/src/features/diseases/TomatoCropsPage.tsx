@@ -5,9 +5,9 @@ import { CLASSES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { type TomatoContent, useContent } from './content.ts';
 import { Gallery, ImageCredit } from './components/Gallery.tsx';
-import { ContentSections } from './components/ContentSections.tsx';
+import { ContentSections, PageHeader, PageSection } from './components/ContentSections.tsx';
 import { PageLayout } from './components/PageLayout.tsx';
-import { References } from './components/References.tsx';
+import { ReferencesSection } from './components/References.tsx';
 import { Inline, plain } from './components/RichText.tsx';
 
 /** Where the healthy class points on this page: the section on the healthy leaf. */
@@ -33,18 +33,8 @@ export default function TomatoCropsPage() {
     >
       {data && (
         <>
-          <header className="disease-header">
-            <h1>
-              <Inline text={data.title} />
-            </h1>
-            <p className="lead">
-              <Inline text={data.summary} />
-            </p>
-          </header>
-          <section className="disease-section" aria-labelledby="trained-classes">
-            <h2 id="trained-classes" tabIndex={-1}>
-              {t('diseases.tomato.classesHeading')}
-            </h2>
+          <PageHeader title={data.title} summary={data.summary} />
+          <PageSection id="trained-classes" heading={t('diseases.tomato.classesHeading')}>
             <p>
               <Inline text={data.trainedIntro} />
             </p>
@@ -64,21 +54,13 @@ export default function TomatoCropsPage() {
             <Alert variant="warning" className="coverage-note" data-testid="coverage-note">
               <Inline text={data.coverageNote} />
             </Alert>
-          </section>
+          </PageSection>
           <ContentSections sections={data.sections} />
-          <section className="disease-section" aria-labelledby="images">
-            <h2 id="images" tabIndex={-1}>
-              {t('diseases.sections.images')}
-            </h2>
+          <PageSection id="images" heading={t('diseases.sections.images')}>
             <Gallery folder="Tomato" images={data.images} />
             <ImageCredit />
-          </section>
-          <section className="disease-section" aria-labelledby="references">
-            <h2 id="references" tabIndex={-1}>
-              {t('diseases.sections.references')}
-            </h2>
-            <References references={data.references} />
-          </section>
+          </PageSection>
+          <ReferencesSection references={data.references} />
         </>
       )}
     </PageLayout>

@@ -4,14 +4,14 @@ import { Link } from 'react-router';
 import { ROUTES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { useSession } from '@/lib/session.tsx';
-import { SpringIcons } from './SpringIcons.tsx';
+import { SpringIcons } from './components/SpringIcons.tsx';
 import {
   ConverterIcon,
   LateralIcon,
   LeafAiIcon,
   PrincipalIcon,
   SecondaryIcon,
-} from './ToolIcons.tsx';
+} from './components/ToolIcons.tsx';
 
 /** The landing page; logged-in users see the welcome variant (manual and tutorial video). */
 export function LandingPage() {

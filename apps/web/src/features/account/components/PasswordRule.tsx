@@ -1,4 +1,4 @@
-import Form from 'react-bootstrap/Form';
+import { TextField } from './TextField.tsx';
 import { useTranslation } from 'react-i18next';
 
 /** The strength rule of a new password, shown beside the field. */
@@ -35,28 +35,27 @@ export function NewPasswordFields({
   const { t } = useTranslation();
   return (
     <>
-      <Form.Group className="mb-1" controlId={`${idPrefix}-new`}>
-        <Form.Label>{t('account.change.new')}</Form.Label>
-        <Form.Control
-          type="password"
-          autoComplete="new-password"
-          aria-describedby={`${idPrefix}-rule`}
-          value={next}
-          disabled={disabled}
-          onChange={(e) => onNext(e.target.value)}
-        />
-      </Form.Group>
+      <TextField
+        id={`${idPrefix}-new`}
+        className="mb-1"
+        label={t('account.change.new')}
+        type="password"
+        autoComplete="new-password"
+        describedBy={`${idPrefix}-rule`}
+        value={next}
+        disabled={disabled}
+        onChange={onNext}
+      />
       <PasswordRule id={`${idPrefix}-rule`} />
-      <Form.Group className="mb-3" controlId={`${idPrefix}-confirm`}>
-        <Form.Label>{t('account.change.confirm')}</Form.Label>
-        <Form.Control
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          disabled={disabled}
-          onChange={(e) => onConfirm(e.target.value)}
-        />
-      </Form.Group>
+      <TextField
+        id={`${idPrefix}-confirm`}
+        label={t('account.change.confirm')}
+        type="password"
+        autoComplete="new-password"
+        value={confirm}
+        disabled={disabled}
+        onChange={onConfirm}
+      />
     </>
   );
 }

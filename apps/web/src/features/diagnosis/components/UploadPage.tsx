@@ -1,5 +1,7 @@
 import {
   type ChangeEvent,
+  type ComponentProps,
+  type RefObject,
   type FormEvent,
   useCallback,
   useEffect,
@@ -11,7 +13,6 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
-import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type PendingImage, ROUTES, UPLOAD_MESSAGES } from '@diagrodl/contracts';
@@ -22,6 +23,7 @@ import { keepOnDevice } from '../device/run.ts';
 import { type DevicePhoto, deleteDevicePhotos } from '../device/store.ts';
 import { humanFileSize, isPreviewable, lastModifiedText } from '../format.ts';
 import { errorText } from './errors.ts';
+import { PhotoTable, RemoveButton, Thumb } from './PhotoTable.tsx';
 
 /** A picked file as the original's preview list showed it. */
 interface PreviewItem {
@@ -48,6 +50,33 @@ function FileIcon() {
     <svg width="48" height="48" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
       <path fill="#5c6b60" d="M6 2h9l5 5v15H6zM14 3v5h5" />
     </svg>
+  );
+}
+
+/** A labelled file input that hands each pick to `onPick`. */
+function FileField({
+  id,
+  label,
+  inputRef,
+  onPick,
+  ...input
+}: {
+  id: string;
+  label: string;
+  inputRef: RefObject<HTMLInputElement | null>;
+  onPick: (e: ChangeEvent<HTMLInputElement>) => void;
+} & Omit<ComponentProps<'input'>, 'id' | 'ref' | 'type' | 'onChange' | 'size' | 'value'>) {
+  return (
+    <Form.Group className="mb-3">
+      <Form.Label htmlFor={id}>{label}</Form.Label>
+      <Form.Control
+        id={id}
+        ref={inputRef}
+        type="file"
+        onChange={(e) => onPick(e as ChangeEvent<HTMLInputElement>)}
+        {...input}
+      />
+    </Form.Group>
   );
 }
 
@@ -154,36 +183,28 @@ export default function UploadPage() {
     await refresh();
   };
 
-  const cols = (k: string) => t(`diagnosis.upload.columns.${k}`);
-
   return (
     <section>
       <h1 className="h2">{t('diagnosis.upload.title')}</h1>
       <Form onSubmit={(e) => void onSubmit(e)} noValidate>
-        <Form.Group className="mb-3">
-          <Form.Label htmlFor={inputId}>{t('diagnosis.upload.pick')}</Form.Label>
-          <Form.Control
-            id={inputId}
-            ref={inputRef}
-            type="file"
-            multiple
-            accept="image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp"
-            onChange={(e) => void onPick(e as ChangeEvent<HTMLInputElement>)}
-            aria-describedby={alert ? `${inputId}-alert` : undefined}
-          />
-        </Form.Group>
-        <Form.Group className="mb-3">
-          <Form.Label htmlFor={cameraId}>{t('diagnosis.upload.camera')}</Form.Label>
-          <Form.Control
-            id={cameraId}
-            ref={cameraRef}
-            type="file"
-            accept="image/*"
-            capture="environment"
-            data-testid="camera-input"
-            onChange={(e) => void onPick(e as ChangeEvent<HTMLInputElement>)}
-          />
-        </Form.Group>
+        <FileField
+          id={inputId}
+          label={t('diagnosis.upload.pick')}
+          inputRef={inputRef}
+          onPick={(e) => void onPick(e)}
+          multiple
+          accept="image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp"
+          aria-describedby={alert ? `${inputId}-alert` : undefined}
+        />
+        <FileField
+          id={cameraId}
+          label={t('diagnosis.upload.camera')}
+          inputRef={cameraRef}
+          onPick={(e) => void onPick(e)}
+          accept="image/*"
+          capture="environment"
+          data-testid="camera-input"
+        />
         {alert && (
           <Alert variant="danger" role="alert" id={`${inputId}-alert`} data-testid="upload-alert">
             {alert}
@@ -194,51 +215,34 @@ export default function UploadPage() {
         {selection.length === 0 ? (
           <p className="text-body-secondary">{t('diagnosis.upload.none')}</p>
         ) : (
-          <Table responsive size="sm" className="align-middle" data-testid="selection-list">
-            <thead>
-              <tr>
-                <th scope="col">{cols('image')}</th>
-                <th scope="col">{cols('name')}</th>
-                <th scope="col">{cols('type')}</th>
-                <th scope="col">{cols('date')}</th>
-                <th scope="col">{cols('size')}</th>
-                <th scope="col">{cols('actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {selection.map((item) => (
-                <tr key={item.id} data-id={item.id}>
-                  <td>
-                    {item.fileimage ? (
-                      <img
-                        src={item.fileimage}
-                        alt={item.filename}
-                        width={64}
-                        height={64}
-                        className="preview-thumb"
-                      />
-                    ) : (
-                      <FileIcon />
-                    )}
-                  </td>
-                  <td className="text-break">{item.filename}</td>
-                  <td>{item.filetype}</td>
-                  <td>{item.datetime}</td>
-                  <td>{item.filesize}</td>
-                  <td>
-                    <Button
-                      size="sm"
-                      variant="outline-danger"
-                      onClick={() => setSelection((s) => s.filter((x) => x.id !== item.id))}
-                    >
-                      {t('diagnosis.upload.removeSelected')}
-                      <span className="visually-hidden">: {item.filename}</span>
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          <PhotoTable
+            testId="selection-list"
+            columns={['image', 'name', 'type', 'date', 'size', 'actions']}
+            items={selection}
+            rowIds
+            cells={(item) => (
+              <>
+                <td>
+                  {item.fileimage ? (
+                    <Thumb src={item.fileimage} alt={item.filename} />
+                  ) : (
+                    <FileIcon />
+                  )}
+                </td>
+                <td className="text-break">{item.filename}</td>
+                <td>{item.filetype}</td>
+                <td>{item.datetime}</td>
+                <td>{item.filesize}</td>
+                <td>
+                  <RemoveButton
+                    label={t('diagnosis.upload.removeSelected')}
+                    name={item.filename}
+                    onClick={() => setSelection((s) => s.filter((x) => x.id !== item.id))}
+                  />
+                </td>
+              </>
+            )}
+          />
         )}
         <Form.Check
           type="switch"
@@ -276,95 +280,61 @@ export default function UploadPage() {
 
       <h2 className="h5 mt-4">{t('diagnosis.upload.uploaded')}</h2>
       {kept.length > 0 && (
-        <Table responsive size="sm" className="align-middle" data-testid="device-list">
-          <caption className="caption-top">{t('diagnosis.device.keptCaption')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{cols('image')}</th>
-              <th scope="col">{cols('name')}</th>
-              <th scope="col">{cols('size')}</th>
-              <th scope="col">{cols('actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {kept.map((item) => (
-              <tr key={item.id}>
-                <td>
-                  <img
-                    src={keptUrls[item.id]}
-                    alt={item.name}
-                    width={64}
-                    height={64}
-                    className="preview-thumb"
-                  />
-                </td>
-                <td className="text-break">
-                  {item.name}{' '}
-                  <span className="badge text-bg-secondary">
-                    {t('diagnosis.device.onThisDevice')}
-                  </span>
-                </td>
-                <td>{humanFileSize(item.size)}</td>
-                <td>
-                  <Button size="sm" variant="outline-danger" onClick={() => setKeptToRemove(item)}>
-                    {t('diagnosis.upload.remove')}
-                    <span className="visually-hidden">: {item.name}</span>
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <PhotoTable
+          testId="device-list"
+          caption={t('diagnosis.device.keptCaption')}
+          columns={['image', 'name', 'size', 'actions']}
+          items={kept}
+          cells={(item) => (
+            <>
+              <td>
+                <Thumb src={keptUrls[item.id]} alt={item.name} />
+              </td>
+              <td className="text-break">
+                {item.name}{' '}
+                <span className="badge text-bg-secondary">
+                  {t('diagnosis.device.onThisDevice')}
+                </span>
+              </td>
+              <td>{humanFileSize(item.size)}</td>
+              <td>
+                <RemoveButton name={item.name} onClick={() => setKeptToRemove(item)} />
+              </td>
+            </>
+          )}
+        />
       )}
       {uploaded.length === 0 ? (
         kept.length === 0 && (
           <p className="text-body-secondary">{t('diagnosis.upload.noneUploaded')}</p>
         )
       ) : (
-        <Table responsive size="sm" className="align-middle" data-testid="uploaded-list">
-          <thead>
-            <tr>
-              <th scope="col">{cols('id')}</th>
-              <th scope="col">{cols('image')}</th>
-              <th scope="col">{cols('name')}</th>
-              <th scope="col">{cols('size')}</th>
-              <th scope="col">{cols('actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {uploaded.map((item) => (
-              <tr key={item.id}>
-                <td>{item.id}</td>
-                <td>
-                  <img
-                    src={item.url}
-                    alt={item.name_img}
-                    width={64}
-                    height={64}
-                    className="preview-thumb"
-                    loading="lazy"
-                  />
-                </td>
-                <td className="text-break">{item.name_img}</td>
-                <td>{humanFileSize(item.size)}</td>
-                <td className="d-flex flex-wrap gap-1">
-                  <a
-                    className="btn btn-sm btn-outline-secondary"
-                    href={item.url}
-                    download={item.name_img}
-                  >
-                    {t('diagnosis.upload.download')}
-                    <span className="visually-hidden">: {item.name_img}</span>
-                  </a>
-                  <Button size="sm" variant="outline-danger" onClick={() => setToRemove(item)}>
-                    {t('diagnosis.upload.remove')}
-                    <span className="visually-hidden">: {item.name_img}</span>
-                  </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <PhotoTable
+          testId="uploaded-list"
+          columns={['id', 'image', 'name', 'size', 'actions']}
+          items={uploaded}
+          cells={(item) => (
+            <>
+              <td>{item.id}</td>
+              <td>
+                <Thumb src={item.url} alt={item.name_img} lazy />
+              </td>
+              <td className="text-break">{item.name_img}</td>
+              <td>{humanFileSize(item.size)}</td>
+              <td className="d-flex flex-wrap gap-1">
+                <a
+                  className="btn btn-sm btn-outline-secondary"
+                  href={item.url}
+                  download={item.name_img}
+                >
+                  {t('diagnosis.upload.download')}
+                  <span className="visually-hidden">: {item.name_img}</span>
+                </a>
+                <RemoveButton name={item.name_img} onClick={() => setToRemove(item)} />
+              </td>
+            </>
+          )}
+        />
       )}
 
       {uploaded.length + kept.length > 0 ? (

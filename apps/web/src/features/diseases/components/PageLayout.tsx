@@ -3,8 +3,8 @@ import Alert from 'react-bootstrap/Alert';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import Spinner from 'react-bootstrap/Spinner';
-import { TableOfContents } from '@/components/TableOfContents.tsx';
-import { useMediaQuery } from '../useMediaQuery.ts';
+import { TableOfContents } from './TableOfContents.tsx';
+import { useMediaQuery } from './useMediaQuery.ts';
 import { DiseasePicker, DiseaseSideNav } from './DiseaseNav.tsx';
 import '@/styles/diseases.css';
 

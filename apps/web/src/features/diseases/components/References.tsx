@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Reference } from '../content.ts';
+import { PageSection } from './ContentSections.tsx';
 import { Inline } from './RichText.tsx';
 
 /** Ends a bibliographic element with a period unless it already ends with punctuation. */
@@ -44,5 +45,15 @@ export function References({ references }: { references: readonly Reference[] })
         );
       })}
     </ol>
+  );
+}
+
+/** The last section of the crop and tool pages: their references. */
+export function ReferencesSection({ references }: { references: readonly Reference[] }) {
+  const { t } = useTranslation();
+  return (
+    <PageSection id="references" heading={t('diseases.sections.references')}>
+      <References references={references} />
+    </PageSection>
   );
 }

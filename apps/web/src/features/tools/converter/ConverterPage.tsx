@@ -5,22 +5,20 @@ import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useTranslation } from 'react-i18next';
 import { MEASURES, UNIT_CATALOGUE, isMeasure } from '@diagrodl/hydraulics';
-import { InlineAlert } from '@/components/InlineAlert.tsx';
-import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { InlineAlert } from '../shared/InlineAlert.tsx';
 import type { Language } from '@/lib/i18n.ts';
 import { ExportBar } from '../shared/ExportBar.tsx';
+import { useExportLabels } from '../shared/fields.tsx';
+import { ToolPage } from '../shared/ToolPage.tsx';
 import { useDesign } from '../shared/useDesign.ts';
 import { useReportExport } from '../shared/useReportExport.ts';
 import {
+  DESIGN,
   KIND,
   check,
   conversion,
   converterReport,
   formatConverted,
-  init,
-  parseSaved,
-  reducer,
-  toSaved,
   type Saved,
 } from './state.ts';
 import '../shared/tools.css';
@@ -28,14 +26,9 @@ import '../shared/tools.css';
 export default function ConverterPage() {
   const { t, i18n } = useTranslation();
   const lang: Language = i18n.language === 'en' ? 'en' : 'es';
-  useDocumentTitle(t('routes./Universal_conversor'));
   const id = useId();
-  const { state, dispatch, save, open } = useDesign(KIND, {
-    reducer,
-    init,
-    parse: parseSaved,
-    toSaved,
-  });
+  const { state, dispatch, files } = useDesign(DESIGN);
+  const labels = useExportLabels('converter');
   const exports = useReportExport(KIND, [], { rowsLeftOut: t('converter.pdf.rowsLeftOut') });
   const { alert } = state;
 
@@ -52,14 +45,42 @@ export default function ConverterPage() {
   const alertFor = (field: string) => (alert?.field === field ? t(alert.key) : null);
   const fieldId = (f: string) => `${id}-${f}`;
   const invalid = (f: string) => alert?.field === f;
+  const unitOptions = units.map((u) => [u.id, u.label[lang]] as const);
+  /** The drop-down of the measure or of a unit, with its empty 'choose' entry and its alert. */
+  const select = (
+    field: 'measure' | 'from' | 'to',
+    options: readonly (readonly [string, string])[],
+    onChange: (value: string) => void,
+  ) => (
+    <Col xs={12} md={6} xl={3}>
+      <Form.Label htmlFor={fieldId(field)}>{t(`converter.${field}`)}</Form.Label>
+      <Form.Select
+        id={fieldId(field)}
+        value={state[field]}
+        isInvalid={invalid(field)}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid={field}
+      >
+        <option value="">
+          {t(field === 'measure' ? 'converter.chooseMeasure' : 'converter.chooseUnit')}
+        </option>
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </Form.Select>
+      <InlineAlert message={alertFor(field)} />
+    </Col>
+  );
   const report = () => (computed.ok ? converterReport(computed, t, lang) : null);
 
   return (
-    <section className="tool-page" aria-labelledby={`${id}-h`}>
-      <h1 id={`${id}-h`} className="h2">
-        {t('converter.title')}
-      </h1>
-      <p className="text-body-secondary">{t('converter.intro')}</p>
+    <ToolPage
+      documentTitle={t('routes./Universal_conversor')}
+      title={t('converter.title')}
+      intro={t('converter.intro')}
+    >
       <Form
         noValidate
         className="tool-card"
@@ -69,42 +90,12 @@ export default function ConverterPage() {
         }}
       >
         <Row className="g-3">
-          <Col xs={12} md={6} xl={3}>
-            <Form.Label htmlFor={fieldId('measure')}>{t('converter.measure')}</Form.Label>
-            <Form.Select
-              id={fieldId('measure')}
-              value={state.measure}
-              isInvalid={invalid('measure')}
-              onChange={(e) => update({ measure: e.target.value, from: '', to: '' })}
-              data-testid="measure"
-            >
-              <option value="">{t('converter.chooseMeasure')}</option>
-              {MEASURES.map((m) => (
-                <option key={m} value={m}>
-                  {UNIT_CATALOGUE[m].label[lang]}
-                </option>
-              ))}
-            </Form.Select>
-            <InlineAlert message={alertFor('measure')} />
-          </Col>
-          <Col xs={12} md={6} xl={3}>
-            <Form.Label htmlFor={fieldId('from')}>{t('converter.from')}</Form.Label>
-            <Form.Select
-              id={fieldId('from')}
-              value={state.from}
-              isInvalid={invalid('from')}
-              onChange={(e) => update({ from: e.target.value })}
-              data-testid="from"
-            >
-              <option value="">{t('converter.chooseUnit')}</option>
-              {units.map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.label[lang]}
-                </option>
-              ))}
-            </Form.Select>
-            <InlineAlert message={alertFor('from')} />
-          </Col>
+          {select(
+            'measure',
+            MEASURES.map((m) => [m, UNIT_CATALOGUE[m].label[lang]] as const),
+            (measure) => update({ measure, from: '', to: '' }),
+          )}
+          {select('from', unitOptions, (from) => update({ from }))}
           <Col xs={12} md={6} xl={3}>
             <Form.Label htmlFor={fieldId('value')}>{t('converter.value')}</Form.Label>
             <Form.Control
@@ -120,24 +111,7 @@ export default function ConverterPage() {
             />
             <InlineAlert id={`${id}-value-alert`} message={alertFor('value')} />
           </Col>
-          <Col xs={12} md={6} xl={3}>
-            <Form.Label htmlFor={fieldId('to')}>{t('converter.to')}</Form.Label>
-            <Form.Select
-              id={fieldId('to')}
-              value={state.to}
-              isInvalid={invalid('to')}
-              onChange={(e) => update({ to: e.target.value })}
-              data-testid="to"
-            >
-              <option value="">{t('converter.chooseUnit')}</option>
-              {units.map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.label[lang]}
-                </option>
-              ))}
-            </Form.Select>
-            <InlineAlert message={alertFor('to')} />
-          </Col>
+          {select('to', unitOptions, (to) => update({ to }))}
         </Row>
         <div className="d-flex flex-wrap gap-2 mt-3">
           <Button type="submit" variant="success" data-testid="execute">
@@ -196,20 +170,7 @@ export default function ConverterPage() {
         )}
       </div>
 
-      <ExportBar
-        labels={{
-          group: t('converter.export.group'),
-          csv: t('converter.export.csv'),
-          pdf: t('converter.export.pdf'),
-          saveJson: t('converter.export.saveJson'),
-          loadJson: t('converter.export.loadJson'),
-          loadError: t('converter.export.loadError'),
-        }}
-        disabled={!computed.ok}
-        {...exports.actions(report)}
-        onSaveJson={save}
-        onLoadJson={open}
-      />
-    </section>
+      <ExportBar labels={labels} disabled={!computed.ok} {...exports.actions(report)} {...files} />
+    </ToolPage>
   );
 }

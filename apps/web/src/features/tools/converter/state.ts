@@ -167,3 +167,6 @@ export function converterReport(
     ],
   };
 }
+
+/** The designer as `useDesign` runs it: autosave, restore and design files. */
+export const DESIGN = { kind: KIND, reducer, init, parse: parseSaved, toSaved };

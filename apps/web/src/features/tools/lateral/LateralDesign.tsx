@@ -10,6 +10,7 @@ import { DESIGN_MESSAGES, uniformityStatusText, type LateralResult } from '@diag
 import { formatNumber } from '@/lib/format.ts';
 import { StatusLine } from '../shared/fields.tsx';
 import { LineChart } from '../shared/LineChart.tsx';
+import { NumCells, ToolTable } from '../shared/ToolTable.tsx';
 import { useNumberFormat } from '../shared/useNumberFormat.ts';
 import { designFigures, emitterColumns, formulaText } from './report.ts';
 
@@ -121,36 +122,28 @@ export function LateralDesignResult({
             )}
           </button>
           {showEmitters && (
-            <div
+            <ToolTable
+              scroll
               id={`${id}-emitters`}
-              className="tool-table-scroll mt-2"
-              tabIndex={0}
-              role="region"
-              aria-label={t('irrigation.lateral.design.emittersTitle')}
+              className="mt-2"
+              label={t('irrigation.lateral.design.emittersTitle')}
+              testId="lateral-emitters"
+              columns={emitterColumns(t).map((label) => ({ label, num: true }))}
             >
-              <Table size="sm" striped className="tool-table" data-testid="lateral-emitters">
-                <thead>
-                  <tr>
-                    {emitterColumns(t).map((c) => (
-                      <th key={c} scope="col" className="num">
-                        {c}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.points.map((p) => (
-                    <tr key={p.emitter}>
-                      <td className="num">{fmt(p.emitter, 0)}</td>
-                      <td className="num">{fmt(p.distance, 2)}</td>
-                      <td className="num">{fmt(p.elevation, 3)}</td>
-                      <td className="num">{fmt(p.pressure, 3)}</td>
-                      <td className="num">{fmt(p.flow, 4)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
-            </div>
+              {d.points.map((p) => (
+                <tr key={p.emitter}>
+                  <NumCells
+                    values={[
+                      fmt(p.emitter, 0),
+                      fmt(p.distance, 2),
+                      fmt(p.elevation, 3),
+                      fmt(p.pressure, 3),
+                      fmt(p.flow, 4),
+                    ]}
+                  />
+                </tr>
+              ))}
+            </ToolTable>
           )}
         </>
       )}

@@ -2,7 +2,6 @@ import { useId, useMemo, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
 import {
   DESIGN_MESSAGES,
@@ -12,10 +11,11 @@ import {
   type FrictionFormula,
   type LateralResult,
 } from '@diagrodl/hydraulics';
-import { InlineAlert } from '@/components/InlineAlert.tsx';
-import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { InlineAlert } from '../shared/InlineAlert.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { ExportBar } from '../shared/ExportBar.tsx';
+import { ToolPage } from '../shared/ToolPage.tsx';
+import { NumCells, ToolTable } from '../shared/ToolTable.tsx';
 import { NumberField, SelectField, useExportLabels } from '../shared/fields.tsx';
 import { LineChart } from '../shared/LineChart.tsx';
 import { pdfText } from '../shared/report.ts';
@@ -25,15 +25,12 @@ import { useReportExport } from '../shared/useReportExport.ts';
 import { LateralDesignResult } from './LateralDesign.tsx';
 import { formatPlain, lateralReport, lateralSentence } from './report.ts';
 import {
+  DESIGN,
   FIX_MODES,
   KIND,
   LATERAL_COLUMNS,
   LATERAL_EXTRA_FIELDS,
   LATERAL_FIELDS,
-  init,
-  parseSaved,
-  reducer,
-  toSaved,
   type FixMode,
 } from './state.ts';
 import '../shared/tools.css';
@@ -41,14 +38,8 @@ import '../shared/tools.css';
 export default function LateralPage() {
   const { t } = useTranslation();
   const { lang, fmt } = useNumberFormat();
-  useDocumentTitle(t('routes./Lateral_designer'));
   const id = useId();
-  const { state, dispatch, save, open } = useDesign(KIND, {
-    reducer,
-    init,
-    parse: parseSaved,
-    toSaved,
-  });
+  const { state, dispatch, files } = useDesign(DESIGN);
   const { raw, extra, calculation } = state;
   const svgRef = useRef<SVGSVGElement>(null);
   const profileRef = useRef<SVGSVGElement>(null);
@@ -86,11 +77,11 @@ export default function LateralPage() {
   const limitText = result ? t('irrigation.lateral.limit', { limit: fmt(result.limit, 2) }) : '';
 
   return (
-    <section className="tool-page" aria-labelledby={`${id}-h`}>
-      <h1 id={`${id}-h`} className="h2">
-        {t('irrigation.lateral.title')}
-      </h1>
-      <p className="text-body-secondary">{t('irrigation.lateral.intro')}</p>
+    <ToolPage
+      documentTitle={t('routes./Lateral_designer')}
+      title={t('irrigation.lateral.title')}
+      intro={t('irrigation.lateral.intro')}
+    >
       <form
         noValidate
         className="tool-card"
@@ -221,43 +212,22 @@ export default function LateralPage() {
           <h3 className="h5" id={`${id}-t`}>
             {t('irrigation.lateral.tableTitle')}
           </h3>
-          <div className="tool-table-scroll" tabIndex={0} role="region" aria-labelledby={`${id}-t`}>
-            <Table size="sm" striped className="tool-table" data-testid="lateral-table">
-              <thead>
-                <tr>
-                  {LATERAL_COLUMNS.map((c) => (
-                    <th key={c.name} scope="col" className="num">
-                      {c.name}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {result.rows.map((r) => (
-                  <tr
-                    key={r.n}
-                    className={r.hfSlope >= result.limit ? 'tool-row-limit' : undefined}
-                  >
-                    {LATERAL_COLUMNS.map((c) => (
-                      <td key={c.name} className="num">
-                        {cell(r[c.key], c.digits)}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          </div>
+          <ToolTable
+            scroll
+            labelledBy={`${id}-t`}
+            testId="lateral-table"
+            columns={LATERAL_COLUMNS.map((c) => ({ label: c.name, num: true }))}
+          >
+            {result.rows.map((r) => (
+              <tr key={r.n} className={r.hfSlope >= result.limit ? 'tool-row-limit' : undefined}>
+                <NumCells values={LATERAL_COLUMNS.map((c) => cell(r[c.key], c.digits))} />
+              </tr>
+            ))}
+          </ToolTable>
         </section>
       )}
 
-      <ExportBar
-        labels={labels}
-        disabled={!result}
-        {...exports.actions(report)}
-        onSaveJson={save}
-        onLoadJson={open}
-      />
-    </section>
+      <ExportBar labels={labels} disabled={!result} {...exports.actions(report)} {...files} />
+    </ToolPage>
   );
 }

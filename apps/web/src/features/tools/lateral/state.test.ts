@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { LATERAL_DEFAULTS, designLateral } from '@diagrodl/hydraulics';
 import { reportCsvRows, reportPdfBlocks } from '../shared/report.ts';
 import { lateralReport } from './report.ts';
-import { init, parseSaved, reducer, toSaved, type State } from './state.ts';
+import {
+  LATERAL_EXTRA_FIELDS,
+  LATERAL_FIELDS,
+  init,
+  parseSaved,
+  reducer,
+  toSaved,
+  type State,
+} from './state.ts';
 
 const calculated = (s: State) => reducer(s, { type: 'calculate' });
 
@@ -26,6 +34,28 @@ describe('lateral state', () => {
       reducer(init(null), { type: 'extra', patch: { fix: 'length', fixValue: '' } }),
     );
     expect(fixed.alert).toEqual({ field: 'length', key: 'irrigation.notANumber' });
+  });
+
+  it('every input that is not a number is named by its own alert; the last good calculation stays', () => {
+    const good = calculated(init(null));
+    for (const { key } of LATERAL_FIELDS) {
+      const s = calculated(reducer(good, { type: 'raw', key, value: 'x' }));
+      expect(s.alert).toEqual({ field: key, key: 'irrigation.notANumber' });
+      expect(s.calculation).toBe(good.calculation);
+    }
+    for (const { key } of LATERAL_EXTRA_FIELDS) {
+      const s = calculated(reducer(good, { type: 'extra', patch: { [key]: '' } }));
+      expect(s.alert).toEqual({ field: key, key: 'irrigation.notANumber' });
+    }
+    // The fixed length or emitter count is read only when the lateral is fixed.
+    expect(calculated(reducer(good, { type: 'extra', patch: { fixValue: 'x' } })).alert).toBeNull();
+    const emitters = reducer(good, { type: 'extra', patch: { fix: 'emitters', fixValue: '40' } });
+    expect(calculated(emitters).calculation?.options.emitters).toBe(40);
+    // A good calculation clears the alert.
+    const fixedAgain = calculated(reducer(good, { type: 'raw', key: 'D', value: 'x' }));
+    expect(
+      calculated(reducer(fixedAgain, { type: 'raw', key: 'D', value: '0,016' })).alert,
+    ).toBeNull();
   });
 
   it('reset and a saved design', () => {

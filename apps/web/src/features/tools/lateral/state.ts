@@ -195,3 +195,6 @@ export function reducer(state: State, action: Action): State {
     }
   }
 }
+
+/** The designer as `useDesign` runs it: autosave, restore and design files. */
+export const DESIGN = { kind: KIND, reducer, init, parse: parseSaved, toSaved };

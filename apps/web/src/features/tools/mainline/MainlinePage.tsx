@@ -4,12 +4,12 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { useTranslation } from 'react-i18next';
 import { toEpanetInp } from '@diagrodl/hydraulics';
-import { InlineAlert } from '@/components/InlineAlert.tsx';
-import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { InlineAlert } from '../shared/InlineAlert.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { ExportBar } from '../shared/ExportBar.tsx';
+import { ToolPage } from '../shared/ToolPage.tsx';
 import { downloadFile, fileStem } from '../shared/export.ts';
-import { NumberField, useExportLabels } from '../shared/fields.tsx';
+import { DesignerButtons, NumberField, useExportLabels } from '../shared/fields.tsx';
 import { LineChart } from '../shared/LineChart.tsx';
 import { pdfText } from '../shared/report.ts';
 import { useDesign } from '../shared/useDesign.ts';
@@ -17,28 +17,14 @@ import { useNumberFormat } from '../shared/useNumberFormat.ts';
 import { useReportExport } from '../shared/useReportExport.ts';
 import { MainlineSection } from './MainlineSection.tsx';
 import { mainlineReport, totalsFigures } from './report.ts';
-import {
-  KIND,
-  epanetDesign,
-  init,
-  parseSaved,
-  pressureProfile,
-  reducer,
-  toSaved,
-} from './state.ts';
+import { DESIGN, KIND, epanetDesign, pressureProfile } from './state.ts';
 import '../shared/tools.css';
 
 export default function MainlinePage() {
   const { t } = useTranslation();
   const { lang, fmt } = useNumberFormat();
-  useDocumentTitle(t('routes./Principal_designer'));
   const id = useId();
-  const { state, dispatch, save, open } = useDesign(KIND, {
-    reducer,
-    init,
-    parse: parseSaved,
-    toSaved,
-  });
+  const { state, dispatch, files } = useDesign(DESIGN);
   const svgRef = useRef<SVGSVGElement>(null);
   const labels = useExportLabels();
   const exports = useReportExport(KIND, [svgRef]);
@@ -55,12 +41,11 @@ export default function MainlinePage() {
   };
 
   return (
-    <section className="tool-page" aria-labelledby={`${id}-h`}>
-      <h1 id={`${id}-h`} className="h2">
-        {t('irrigation.mainline.title')}
-      </h1>
-      <p className="text-body-secondary">{t('irrigation.mainline.intro')}</p>
-
+    <ToolPage
+      documentTitle={t('routes./Principal_designer')}
+      title={t('irrigation.mainline.title')}
+      intro={t('irrigation.mainline.intro')}
+    >
       <div className="tool-card">
         <Row className="g-3 align-items-end">
           <Col xs={12} sm={6} lg={4}>
@@ -74,29 +59,16 @@ export default function MainlinePage() {
             />
           </Col>
           <Col xs={12} sm={6} lg={8}>
-            <div className="d-flex flex-wrap gap-2">
-              <Button
-                variant="success"
-                onClick={() => dispatch({ type: 'add' })}
-                data-testid="mainline-add"
-              >
-                {t('irrigation.mainline.add')}
-              </Button>
-              <Button
-                variant="outline-danger"
-                onClick={() => dispatch({ type: 'reset' })}
-                data-testid="mainline-reset"
-              >
-                {t('irrigation.mainline.reset')}
-              </Button>
-              <Button
-                variant="outline-success"
-                onClick={() => dispatch({ type: 'totals' })}
-                data-testid="mainline-totals-button"
-              >
-                {t('irrigation.mainline.calculateTotals')}
-              </Button>
-            </div>
+            <DesignerButtons
+              tool="mainline"
+              onAdd={() => dispatch({ type: 'add' })}
+              onReset={() => dispatch({ type: 'reset' })}
+              summary={{
+                label: t('irrigation.mainline.calculateTotals'),
+                testId: 'mainline-totals-button',
+                onClick: () => dispatch({ type: 'totals' }),
+              }}
+            />
           </Col>
         </Row>
       </div>
@@ -169,8 +141,7 @@ export default function MainlinePage() {
         labels={labels}
         disabled={sections.length === 0}
         {...exports.actions(report)}
-        onSaveJson={save}
-        onLoadJson={open}
+        {...files}
         message={state.exportMessage && t(state.exportMessage)}
       >
         <Button
@@ -182,6 +153,6 @@ export default function MainlinePage() {
           {t('irrigation.mainline.epanet')}
         </Button>
       </ExportBar>
-    </section>
+    </ToolPage>
   );
 }

@@ -4,18 +4,17 @@ import { useTranslation } from 'react-i18next';
 import {
   MAINLINE_NOMINAL_DIAMETERS,
   MAINLINE_PIPE_TYPES,
-  STATUS_HERE,
   availableNominalDiameters,
   resolveMainlinePipeType,
 } from '@diagrodl/hydraulics';
 import { formatNumber } from '@/lib/format.ts';
-import type { Language } from '@/lib/i18n.ts';
 import {
   NumberField,
   SectionActions,
   SectionCard,
   SelectField,
-  StatusLine,
+  SectionStatus,
+  type SectionProps,
 } from '../shared/fields.tsx';
 import type { Field, Section } from './state.ts';
 
@@ -24,6 +23,12 @@ const INPUTS = [
   ['flow', 'L/s', 6],
   ['length', 'm', 6],
   ['slope', undefined, 12],
+] as const;
+
+/** The calculated figures shown read-only: field and unit. */
+const OUTPUTS = [
+  ['velocity', 'm/s'],
+  ['hf', 'm'],
 ] as const;
 
 /** One section of the main line: its inputs, velocity, Hf, status and buttons. */
@@ -35,15 +40,7 @@ export function MainlineSection({
   onCalculate,
   onClear,
   onDelete,
-}: {
-  section: Section;
-  number: number;
-  lang: Language;
-  onRaw: (field: Field, value: string) => void;
-  onCalculate: () => void;
-  onClear: () => void;
-  onDelete: () => void;
-}) {
+}: { section: Section } & SectionProps<Field>) {
   const { t } = useTranslation();
   const alertFor = (field: Field) =>
     section.alert?.field === field ? section.alert.message : null;
@@ -54,9 +51,6 @@ export function MainlineSection({
     v === null || v === undefined
       ? ''
       : formatNumber(v, lang, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
-  const status = result
-    ? { text: result.message, variant: result.status === 'ok' ? 'success' : 'danger' }
-    : { text: STATUS_HERE, variant: 'secondary' };
 
   const select = (
     field: 'pipeType' | 'nominalDiameter',
@@ -113,29 +107,21 @@ export function MainlineSection({
             />
           </Col>
         ))}
-        <Col xs={6} sm={6} lg={3}>
-          <NumberField
-            label={t('irrigation.mainline.fields.velocity')}
-            unit="m/s"
-            value={f3(result?.velocity)}
-            readOnly
-            testId="mainline-velocity"
-          />
-        </Col>
-        <Col xs={6} sm={6} lg={3}>
-          <NumberField
-            label={t('irrigation.mainline.fields.hf')}
-            unit="m"
-            value={f3(result?.hf)}
-            readOnly
-            testId="mainline-hf"
-          />
-        </Col>
+        {OUTPUTS.map(([field, unit]) => (
+          <Col key={field} xs={6} sm={6} lg={3}>
+            <NumberField
+              label={t(`irrigation.mainline.fields.${field}`)}
+              unit={unit}
+              value={f3(result?.[field])}
+              readOnly
+              testId={`mainline-${field}`}
+            />
+          </Col>
+        ))}
       </Row>
-      <StatusLine
-        text={status.text}
-        variant={status.variant as 'secondary' | 'success' | 'danger'}
-        testId="mainline-status"
+      <SectionStatus
+        tool="mainline"
+        status={result && { text: result.message, ok: result.status === 'ok' }}
       />
       <SectionActions tool="mainline" onClear={onClear} onDelete={onDelete} />
     </SectionCard>

@@ -282,3 +282,6 @@ export function pressureProfile(state: State): { x: number; y: number }[] {
   }
   return points;
 }
+
+/** The designer as `useDesign` runs it: autosave, restore and design files. */
+export const DESIGN = { kind: KIND, reducer, init, parse: parseSaved, toSaved };

@@ -1,41 +1,31 @@
 import { useId, useRef } from 'react';
-import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
-import { InlineAlert } from '@/components/InlineAlert.tsx';
-import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { InlineAlert } from '../shared/InlineAlert.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { ExportBar } from '../shared/ExportBar.tsx';
-import { useExportLabels } from '../shared/fields.tsx';
+import { ToolPage } from '../shared/ToolPage.tsx';
+import { NumCells, ToolTable } from '../shared/ToolTable.tsx';
+import { DesignerButtons, useExportLabels } from '../shared/fields.tsx';
 import { CHART_COLORS, LineChart } from '../shared/LineChart.tsx';
 import { useDesign } from '../shared/useDesign.ts';
 import { useNumberFormat } from '../shared/useNumberFormat.ts';
 import { useReportExport } from '../shared/useReportExport.ts';
-import { secondaryReport, sectionPressures } from './report.ts';
+import { secondaryReport, sectionPressures, stretchColumns } from './report.ts';
 import { SecondarySection } from './SecondarySection.tsx';
 import {
   KIND,
+  design,
   designedSections,
-  init,
-  parseSaved,
   pressureProfiles,
-  reducer,
   stretchRows as stretchRowsOf,
-  toSaved,
 } from './state.ts';
 import '../shared/tools.css';
 
 export default function SecondaryPage() {
   const { t } = useTranslation();
   const { lang, fmt } = useNumberFormat();
-  useDocumentTitle(t('routes./Secondary_designer'));
   const id = useId();
-  const { state, dispatch, save, open } = useDesign(KIND, {
-    reducer,
-    init: (saved) => init(saved, lang),
-    parse: parseSaved,
-    toSaved,
-  });
+  const { state, dispatch, files } = useDesign(design(lang));
   const svgRef = useRef<SVGSVGElement>(null);
   const profileRef = useRef<SVGSVGElement>(null);
   const labels = useExportLabels();
@@ -63,36 +53,22 @@ export default function SecondaryPage() {
   });
 
   return (
-    <section className="tool-page" aria-labelledby={`${id}-h`}>
-      <h1 id={`${id}-h`} className="h2">
-        {t('irrigation.secondary.title')}
-      </h1>
-      <p className="text-body-secondary">{t('irrigation.secondary.intro')}</p>
-
+    <ToolPage
+      documentTitle={t('routes./Secondary_designer')}
+      title={t('irrigation.secondary.title')}
+      intro={t('irrigation.secondary.intro')}
+    >
       <div className="tool-card">
-        <div className="d-flex flex-wrap gap-2">
-          <Button
-            variant="success"
-            onClick={() => dispatch({ type: 'add' })}
-            data-testid="secondary-add"
-          >
-            {t('irrigation.secondary.add')}
-          </Button>
-          <Button
-            variant="outline-danger"
-            onClick={() => dispatch({ type: 'reset' })}
-            data-testid="secondary-reset"
-          >
-            {t('irrigation.secondary.reset')}
-          </Button>
-          <Button
-            variant="outline-success"
-            onClick={() => dispatch({ type: 'accounting' })}
-            data-testid="secondary-accounting"
-          >
-            {t('irrigation.secondary.accounting')}
-          </Button>
-        </div>
+        <DesignerButtons
+          tool="secondary"
+          onAdd={() => dispatch({ type: 'add' })}
+          onReset={() => dispatch({ type: 'reset' })}
+          summary={{
+            label: t('irrigation.secondary.accounting'),
+            testId: 'secondary-accounting',
+            onClick: () => dispatch({ type: 'accounting' }),
+          }}
+        />
         <InlineAlert message={pageAlert?.text} testId="secondary-page-alert" />
         <p
           className="small text-body-secondary mt-2 mb-0"
@@ -107,7 +83,7 @@ export default function SecondaryPage() {
         <SecondarySection
           key={unit.key}
           unit={unit}
-          section={index + 1}
+          number={index + 1}
           lang={lang}
           onRaw={(field, value) => dispatch({ type: 'raw', key: unit.key, field, value })}
           onCalculate={() => dispatch({ type: 'calculate', key: unit.key, lang })}
@@ -128,39 +104,23 @@ export default function SecondaryPage() {
           {summary.length === 0 ? (
             <p>{t('irrigation.secondary.summaryEmpty')}</p>
           ) : (
-            <div
-              className="table-responsive"
-              tabIndex={0}
-              role="region"
-              aria-labelledby={`${id}-sum`}
+            <ToolTable
+              labelledBy={`${id}-sum`}
+              columns={stretchColumns(t, ['totalLength', 'adjusted'])}
             >
-              <Table size="sm" striped className="tool-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('irrigation.secondary.cols.pipeType')}</th>
-                    <th scope="col" className="num">
-                      {t('irrigation.secondary.cols.nominal')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('irrigation.secondary.cols.totalLength')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('irrigation.secondary.cols.adjusted')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {summary.map((r) => (
-                    <tr key={`${r.pipeType}-${r.nominalDiameter}`}>
-                      <td>{r.pipeType}</td>
-                      <td className="num">{fmt(r.nominalDiameter, 0)}</td>
-                      <td className="num">{fmt(r.totalLength, 2)}</td>
-                      <td className="num">{fmt(r.adjustedLength, 0)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
-            </div>
+              {summary.map((r) => (
+                <tr key={`${r.pipeType}-${r.nominalDiameter}`}>
+                  <td>{r.pipeType}</td>
+                  <NumCells
+                    values={[
+                      fmt(r.nominalDiameter, 0),
+                      fmt(r.totalLength, 2),
+                      fmt(r.adjustedLength, 0),
+                    ]}
+                  />
+                </tr>
+              ))}
+            </ToolTable>
           )}
           <p className="small text-body-secondary mb-0">{t('irrigation.secondary.summaryNote')}</p>
           {pressures && pressures.sections.length > 0 && (
@@ -254,9 +214,8 @@ export default function SecondaryPage() {
         labels={labels}
         disabled={units.length === 0}
         {...exports.actions(report)}
-        onSaveJson={save}
-        onLoadJson={open}
+        {...files}
       />
-    </section>
+    </ToolPage>
   );
 }

@@ -1,7 +1,6 @@
 import { useId, useState } from 'react';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
 import {
   DEFAULT_FRICTION_FORMULA,
@@ -9,19 +8,21 @@ import {
   FRICTION_FORMULAS,
   FRICTION_FORMULA_LABELS,
   SECONDARY_PIPE_TYPES,
-  STATUS_HERE,
   type SecondarySectionResult,
 } from '@diagrodl/hydraulics';
-import { InlineAlert } from '@/components/InlineAlert.tsx';
+import { InlineAlert } from '../shared/InlineAlert.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
 import {
   NumberField,
   SectionActions,
   SectionCard,
+  SectionStatus,
   SelectField,
-  StatusLine,
+  type SectionProps,
 } from '../shared/fields.tsx';
+import { NumCells, ToolTable } from '../shared/ToolTable.tsx';
+import { stretchColumns } from './report.ts';
 import type { Field, Unit } from './state.ts';
 
 const NUMBER_FIELDS = [
@@ -36,29 +37,18 @@ const NUMBER_FIELDS = [
 /** One section of the secondary line: its inputs, status, stretches and pressures. */
 export function SecondarySection({
   unit,
-  section,
+  number: section,
   lang,
   onRaw,
   onCalculate,
   onClear,
   onDelete,
-}: {
-  unit: Unit;
-  section: number;
-  lang: Language;
-  onRaw: (field: Field, value: string) => void;
-  onCalculate: () => void;
-  onClear: () => void;
-  onDelete: () => void;
-}) {
+}: { unit: Unit } & SectionProps<Field>) {
   const { t } = useTranslation();
   const f = (v: number, d: number) =>
     formatNumber(v, lang, { minimumFractionDigits: d, maximumFractionDigits: d });
   const alertFor = (field: Field) => (unit.alert?.field === field ? unit.alert.message : null);
   const { result } = unit;
-  const status = result
-    ? { text: result.statusText, variant: result.status === 'ok' ? 'success' : 'danger' }
-    : { text: STATUS_HERE, variant: 'secondary' };
 
   return (
     <SectionCard
@@ -68,10 +58,9 @@ export function SecondarySection({
       onCalculate={onCalculate}
       after={
         <div className="mt-2">
-          <StatusLine
-            text={status.text}
-            variant={status.variant as 'secondary' | 'success' | 'danger'}
-            testId="secondary-status"
+          <SectionStatus
+            tool="secondary"
+            status={result && { text: result.statusText, ok: result.status === 'ok' }}
           />
           {result?.alert && (
             <InlineAlert
@@ -81,60 +70,38 @@ export function SecondarySection({
             />
           )}
           {result && result.stretches.length > 0 && (
-            <div
-              className="table-responsive mt-2"
-              tabIndex={0}
-              role="region"
-              aria-label={t('irrigation.secondary.resultsCaption', { n: section })}
-            >
-              <Table size="sm" striped className="tool-table" data-testid="secondary-results">
-                <caption className="visually-hidden">
-                  {t('irrigation.secondary.resultsCaption', { n: section })}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('irrigation.secondary.cols.pipeType')}</th>
-                    <th scope="col" className="num">
-                      {t('irrigation.secondary.cols.nominal')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('irrigation.secondary.cols.length')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('irrigation.secondary.cols.outlets')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('irrigation.secondary.cols.hf')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {result.stretches.map((s, i) => (
-                    <tr key={i}>
-                      <td>{s.pipeType}</td>
-                      <td className="num">{f(s.nominalDiameter, 0)}</td>
-                      <td className="num">{f(s.length, 2)}</td>
-                      <td className="num">{f(s.outlets, 0)}</td>
-                      <td className="num">{f(s.hf, 4)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-                <tfoot>
-                  <tr>
-                    <th scope="row">{t('irrigation.total')}</th>
-                    <td />
-                    <td className="num">
-                      {f(
+            <ToolTable
+              className="mt-2"
+              label={t('irrigation.secondary.resultsCaption', { n: section })}
+              caption={t('irrigation.secondary.resultsCaption', { n: section })}
+              testId="secondary-results"
+              columns={stretchColumns(t, ['length', 'outlets', 'hf'])}
+              foot={
+                <tr>
+                  <th scope="row">{t('irrigation.total')}</th>
+                  <td />
+                  <NumCells
+                    values={[
+                      f(
                         result.stretches.reduce((a, s) => a + s.length, 0),
                         2,
-                      )}
-                    </td>
-                    <td className="num">{f(result.outlets, 0)}</td>
-                    <td className="num">{f(result.hf, 4)}</td>
-                  </tr>
-                </tfoot>
-              </Table>
-            </div>
+                      ),
+                      f(result.outlets, 0),
+                      f(result.hf, 4),
+                    ]}
+                  />
+                </tr>
+              }
+            >
+              {result.stretches.map((s, i) => (
+                <tr key={i}>
+                  <td>{s.pipeType}</td>
+                  <NumCells
+                    values={[f(s.nominalDiameter, 0), f(s.length, 2), f(s.outlets, 0), f(s.hf, 4)]}
+                  />
+                </tr>
+              ))}
+            </ToolTable>
           )}
           {result && <SectionPressures result={result} section={section} lang={lang} />}
         </div>
@@ -244,34 +211,23 @@ function SectionPressures({
             })}
           </button>
           {open && (
-            <div
+            <ToolTable
+              scroll
               id={`${id}-outlets`}
-              className="tool-table-scroll mt-2"
-              tabIndex={0}
-              role="region"
-              aria-label={t('irrigation.secondary.outletsCaption', { n: section })}
+              className="mt-2"
+              label={t('irrigation.secondary.outletsCaption', { n: section })}
+              testId="secondary-outlets"
+              columns={(['outlet', 'pressure'] as const).map((c) => ({
+                label: t(`irrigation.secondary.cols.${c}`),
+                num: true,
+              }))}
             >
-              <Table size="sm" striped className="tool-table" data-testid="secondary-outlets">
-                <thead>
-                  <tr>
-                    <th scope="col" className="num">
-                      {t('irrigation.secondary.cols.outlet')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('irrigation.secondary.cols.pressure')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {pressures.map((p, i) => (
-                    <tr key={i}>
-                      <td className="num">{f(i + 1, 0)}</td>
-                      <td className="num">{f(p, 3)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
-            </div>
+              {pressures.map((p, i) => (
+                <tr key={i}>
+                  <NumCells values={[f(i + 1, 0), f(p, 3)]} />
+                </tr>
+              ))}
+            </ToolTable>
           )}
         </>
       )}

@@ -23,6 +23,17 @@ export function sectionPressures(state: State) {
   return state.summary ? summarizePressures(designedSections(state).map((d) => d.result)) : null;
 }
 
+/** The header of a table of pipe stretches on the page: type, nominal diameter, then `figures`. */
+export function stretchColumns(t: Translate, figures: readonly string[]) {
+  return [
+    { label: t('irrigation.secondary.cols.pipeType') },
+    ...['nominal', ...figures].map((key) => ({
+      label: t(`irrigation.secondary.cols.${key}`),
+      num: true,
+    })),
+  ];
+}
+
 export function secondaryReport(
   state: State,
   t: Translate,

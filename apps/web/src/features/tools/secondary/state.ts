@@ -219,3 +219,14 @@ export function pressureProfiles(state: State) {
     return [{ section, inlet: result.inletPressure, outlets }];
   });
 }
+
+/** The designer as `useDesign` runs it (a new design's units follow the language). */
+export function design(lang: Language) {
+  return {
+    kind: KIND,
+    reducer,
+    init: (saved: Saved | null) => init(saved, lang),
+    parse: parseSaved,
+    toSaved,
+  };
+}

@@ -1,7 +1,7 @@
 import { type ReactNode, useId, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { readFileText } from './export.ts';
-import { InlineAlert } from '@/components/InlineAlert.tsx';
+import { InlineAlert } from './InlineAlert.tsx';
 
 export interface ExportBarLabels {
   group: string;

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { LineChart, niceTicks } from './LineChart.tsx';
+import { LineChart, niceTicks, type LineChartProps } from './LineChart.tsx';
 
 describe('niceTicks', () => {
   it('covers the range with round steps', () => {
@@ -16,30 +16,39 @@ describe('niceTicks', () => {
   });
 });
 
+/** A chart of one line through `points` (with its markers when asked); `props` add or replace. */
+function renderChart(
+  points: { x: number; y: number }[],
+  props: Partial<LineChartProps> = {},
+  markers = false,
+) {
+  return render(
+    <LineChart
+      title="Profile"
+      summary="s"
+      xLabel="Distance (m)"
+      yLabel="Pressure (m)"
+      formatTick={(v) => String(v)}
+      series={[{ id: 'p', label: 'Pressure', color: '#000', points, markers }]}
+      {...props}
+    />,
+  );
+}
+
 describe('LineChart', () => {
   it('is an image with a name, a description, its lines and a hidden data table', () => {
-    const { container } = render(
-      <LineChart
-        title="Pressure profile"
-        summary="From 40 m to 15 m"
-        xLabel="Distance (m)"
-        yLabel="Pressure (m)"
-        formatTick={(v) => String(v)}
-        series={[
-          {
-            id: 'p',
-            label: 'Pressure',
-            color: '#000',
-            points: [
-              { x: 0, y: 40 },
-              { x: 100, y: 30 },
-            ],
-            markers: true,
-          },
-        ]}
-        referenceLines={[{ y: 0, label: '0 m', color: '#f00' }]}
-        table={{ caption: 'Profile', columns: ['x', 'y'], rows: [['0', '40']] }}
-      />,
+    const { container } = renderChart(
+      [
+        { x: 0, y: 40 },
+        { x: 100, y: 30 },
+      ],
+      {
+        title: 'Pressure profile',
+        summary: 'From 40 m to 15 m',
+        referenceLines: [{ y: 0, label: '0 m', color: '#f00' }],
+        table: { caption: 'Profile', columns: ['x', 'y'], rows: [['0', '40']] },
+      },
+      true,
     );
     const img = screen.getByRole('img', { name: 'Pressure profile' });
     expect(img).toHaveAccessibleDescription('From 40 m to 15 m');
@@ -51,26 +60,12 @@ describe('LineChart', () => {
 
   it('fits the y axis to the data when asked, for small changes far from 0', () => {
     const yTicks = (yFromZero?: boolean) => {
-      const { container, unmount } = render(
-        <LineChart
-          title="Profile"
-          summary="s"
-          xLabel="x"
-          yLabel="y"
-          formatTick={(v) => String(v)}
-          yFromZero={yFromZero}
-          series={[
-            {
-              id: 'p',
-              label: 'p',
-              color: '#000',
-              points: [
-                { x: 0, y: 12.03 },
-                { x: 56, y: 10 },
-              ],
-            },
-          ]}
-        />,
+      const { container, unmount } = renderChart(
+        [
+          { x: 0, y: 12.03 },
+          { x: 56, y: 10 },
+        ],
+        { yFromZero },
       );
       const ticks = [...container.querySelectorAll('text[text-anchor="end"]')].map((t) =>
         Number(t.textContent),

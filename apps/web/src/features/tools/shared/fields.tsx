@@ -4,18 +4,20 @@ import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { useTranslation } from 'react-i18next';
 import type { ExportBarLabels } from './ExportBar.tsx';
-import { InlineAlert } from '@/components/InlineAlert.tsx';
+import { STATUS_HERE } from '@diagrodl/hydraulics';
+import { InlineAlert } from './InlineAlert.tsx';
+import type { Language } from '@/lib/i18n.ts';
 
-/** Labels of the export bar, shared by the three designers. */
-export function useExportLabels(): ExportBarLabels {
+/** Labels of the export bar: the converter's own, or those the three designers share. */
+export function useExportLabels(tool: 'irrigation' | 'converter' = 'irrigation'): ExportBarLabels {
   const { t } = useTranslation();
   return {
-    group: t('irrigation.export.group'),
-    csv: t('irrigation.export.csv'),
-    pdf: t('irrigation.export.pdf'),
-    saveJson: t('irrigation.export.saveJson'),
-    loadJson: t('irrigation.export.loadJson'),
-    loadError: t('irrigation.export.loadError'),
+    group: t(`${tool}.export.group`),
+    csv: t(`${tool}.export.csv`),
+    pdf: t(`${tool}.export.pdf`),
+    saveJson: t(`${tool}.export.saveJson`),
+    loadJson: t(`${tool}.export.loadJson`),
+    loadError: t(`${tool}.export.loadError`),
   };
 }
 
@@ -100,6 +102,67 @@ export function StatusLine({
   );
 }
 
+/** A section's status line: 'Status Here' until it is calculated, then its message (ok: green). */
+export function SectionStatus({
+  tool,
+  status,
+}: {
+  tool: SectionTool;
+  status: { text: string; ok: boolean } | null;
+}) {
+  return (
+    <StatusLine
+      text={status?.text ?? STATUS_HERE}
+      variant={status ? (status.ok ? 'success' : 'danger') : 'secondary'}
+      testId={`${tool}-status`}
+    />
+  );
+}
+
+/** The designers made of numbered sections. */
+type SectionTool = 'secondary' | 'mainline';
+
+/** What a designer's page hands each of its sections: its number and its handlers. */
+export interface SectionProps<F> {
+  number: number;
+  lang: Language;
+  onRaw: (field: F, value: string) => void;
+  onCalculate: () => void;
+  onClear: () => void;
+  onDelete: () => void;
+}
+
+/**
+ * A sectioned designer's own buttons: add a section, start again, and the one that sums the
+ * sections up (the secondary line's accounting, the main line's totals).
+ */
+export function DesignerButtons({
+  tool,
+  onAdd,
+  onReset,
+  summary,
+}: {
+  tool: SectionTool;
+  onAdd: () => void;
+  onReset: () => void;
+  summary: { label: string; testId: string; onClick: () => void };
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="d-flex flex-wrap gap-2">
+      <Button variant="success" onClick={onAdd} data-testid={`${tool}-add`}>
+        {t(`irrigation.${tool}.add`)}
+      </Button>
+      <Button variant="outline-danger" onClick={onReset} data-testid={`${tool}-reset`}>
+        {t(`irrigation.${tool}.reset`)}
+      </Button>
+      <Button variant="outline-success" onClick={summary.onClick} data-testid={summary.testId}>
+        {summary.label}
+      </Button>
+    </div>
+  );
+}
+
 /** A section's Calculate (submits its form), Clear data and Delete section buttons. */
 export function SectionActions({
   tool,
@@ -107,7 +170,7 @@ export function SectionActions({
   onDelete,
   className = '',
 }: {
-  tool: 'secondary' | 'mainline';
+  tool: SectionTool;
   onClear: () => void;
   onDelete: () => void;
   className?: string;
@@ -183,7 +246,7 @@ export function SectionCard({
   children,
   after,
 }: {
-  tool: 'secondary' | 'mainline';
+  tool: SectionTool;
   number: number;
   title: string;
   onCalculate: () => void;

@@ -15,6 +15,8 @@ export interface LoadAction<S> {
 }
 
 export interface DesignOptions<S, A, Saved> {
+  /** The tool's name: the storage key of its autosave and the kind of its design files. */
+  kind: string;
   /** The designer's pure reducer. */
   reducer: (state: S, action: A) => S;
   /** The state for a saved design (null: a new design). */
@@ -28,10 +30,11 @@ export interface DesignOptions<S, A, Saved> {
 /**
  * A designer's state and its life outside the page: restored from the browser's storage on the
  * first render, autosaved on every change after it, saved to a JSON design file (`save`) and
- * opened from one (`open`, false when the text is not a design of this tool).
+ * opened from one (`open`, false when the text is not a design of this tool); `files` are the
+ * two as the export bar's handlers.
  */
-export function useDesign<S, A, Saved>(kind: string, options: DesignOptions<S, A, Saved>) {
-  const { reducer, init, parse, toSaved } = options;
+export function useDesign<S, A, Saved>(design: DesignOptions<S, A, Saved>) {
+  const { kind, reducer, init, parse, toSaved } = design;
   const [state, dispatch] = useReducer(
     (s: S, a: A | LoadAction<S>) =>
       (a as LoadAction<S>).type === '@load' ? (a as LoadAction<S>).state : reducer(s, a as A),
@@ -61,5 +64,11 @@ export function useDesign<S, A, Saved>(kind: string, options: DesignOptions<S, A
     dispatch({ type: '@load', state: init(loaded) });
     return true;
   };
-  return { state, dispatch: dispatch as (action: A) => void, save, open };
+  return {
+    state,
+    dispatch: dispatch as (action: A) => void,
+    save,
+    open,
+    files: { onSaveJson: save, onLoadJson: open },
+  };
 }

@@ -59,6 +59,24 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** The motion preference the page sees, and a recorded scrollIntoView (jsdom has none). */
+function stubScrolling({ reducedMotion }: { reducedMotion: boolean }) {
+  vi.stubGlobal(
+    'matchMedia',
+    vi.fn(() => ({
+      matches: reducedMotion,
+      addEventListener: vi.fn(),
+      removeEventListener: vi.fn(),
+    })),
+  );
+  const scrollIntoView = vi.fn();
+  Object.defineProperty(HTMLElement.prototype, 'scrollIntoView', {
+    configurable: true,
+    value: scrollIntoView,
+  });
+  return scrollIntoView;
+}
+
 describe('TableOfContents', () => {
   it('lists the level-2 headings of the container in order', () => {
     render(<Page />);
@@ -125,15 +143,7 @@ describe('TableOfContents', () => {
   });
 
   it('scrolls smoothly to the heading, focuses it and updates the address', async () => {
-    vi.stubGlobal(
-      'matchMedia',
-      vi.fn(() => ({ matches: false, addEventListener: vi.fn(), removeEventListener: vi.fn() })),
-    );
-    const scrollIntoView = vi.fn();
-    Object.defineProperty(HTMLElement.prototype, 'scrollIntoView', {
-      configurable: true,
-      value: scrollIntoView,
-    });
+    const scrollIntoView = stubScrolling({ reducedMotion: false });
     try {
       const user = userEvent.setup();
       render(<Page />);
@@ -157,15 +167,7 @@ describe('TableOfContents', () => {
   });
 
   it('jumps without animation when the user prefers reduced motion', async () => {
-    vi.stubGlobal(
-      'matchMedia',
-      vi.fn(() => ({ matches: true, addEventListener: vi.fn(), removeEventListener: vi.fn() })),
-    );
-    const scrollIntoView = vi.fn();
-    Object.defineProperty(HTMLElement.prototype, 'scrollIntoView', {
-      configurable: true,
-      value: scrollIntoView,
-    });
+    const scrollIntoView = stubScrolling({ reducedMotion: true });
     try {
       const user = userEvent.setup();
       render(<Page />);

@@ -46,6 +46,14 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** The motion preference the page sees, and a recorded Web Animations API (jsdom has none). */
+function stubAnimation({ reducedMotion }: { reducedMotion: boolean }) {
+  mockReducedMotion(reducedMotion);
+  const animate = vi.fn(() => ({ cancel: vi.fn(), onfinish: null }));
+  Object.defineProperty(HTMLElement.prototype, 'animate', { configurable: true, value: animate });
+  return animate;
+}
+
 describe('Carousel', () => {
   it('is an accessible carousel whose slides are labelled "n de 10"', () => {
     render(<Carousel slides={slides} label="Ejemplo de imágenes" labels={labels} />);
@@ -103,12 +111,7 @@ describe('Carousel', () => {
   });
 
   it('animates each change for 1 s (Web Animations API)', async () => {
-    mockReducedMotion(false);
-    const animate = vi.fn(() => ({ cancel: vi.fn(), onfinish: null }));
-    Object.defineProperty(HTMLElement.prototype, 'animate', {
-      configurable: true,
-      value: animate,
-    });
+    const animate = stubAnimation({ reducedMotion: false });
     try {
       const user = userEvent.setup();
       render(<Carousel slides={slides} label="Galería" labels={labels} />);
@@ -123,12 +126,7 @@ describe('Carousel', () => {
   });
 
   it('does not animate when the user prefers reduced motion', async () => {
-    mockReducedMotion(true);
-    const animate = vi.fn(() => ({ cancel: vi.fn(), onfinish: null }));
-    Object.defineProperty(HTMLElement.prototype, 'animate', {
-      configurable: true,
-      value: animate,
-    });
+    const animate = stubAnimation({ reducedMotion: true });
     try {
       const user = userEvent.setup();
       render(<Carousel slides={slides} label="Galería" labels={labels} autoplay />);

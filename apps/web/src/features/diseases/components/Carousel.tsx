@@ -192,15 +192,7 @@ export function Carousel({
         </div>
       )}
       <div className="d-flex align-items-center gap-2">
-        <button
-          type="button"
-          className="dg-carousel-arrow dg-carousel-prev btn btn-success rounded-circle"
-          aria-label={labels.previous}
-          aria-controls={viewportId}
-          onClick={previous}
-        >
-          <Chevron dir="left" />
-        </button>
+        <Arrow dir="left" label={labels.previous} controls={viewportId} onClick={previous} />
         <div
           id={viewportId}
           className="dg-carousel-viewport flex-grow-1"
@@ -244,15 +236,7 @@ export function Carousel({
             );
           })}
         </div>
-        <button
-          type="button"
-          className="dg-carousel-arrow dg-carousel-next btn btn-success rounded-circle"
-          aria-label={labels.next}
-          aria-controls={viewportId}
-          onClick={next}
-        >
-          <Chevron dir="right" />
-        </button>
+        <Arrow dir="right" label={labels.next} controls={viewportId} onClick={next} />
       </div>
       <div
         className="dg-carousel-dots d-flex flex-wrap justify-content-center mt-2"
@@ -299,6 +283,31 @@ export function Carousel({
         {labels.position(index + 1, total)}
       </p>
     </section>
+  );
+}
+
+/** The previous (left) or next (right) button beside the slides. */
+function Arrow({
+  dir,
+  label,
+  controls,
+  onClick,
+}: {
+  dir: 'left' | 'right';
+  label: string;
+  controls: string;
+  onClick: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      className={`dg-carousel-arrow dg-carousel-${dir === 'left' ? 'prev' : 'next'} btn btn-success rounded-circle`}
+      aria-label={label}
+      aria-controls={controls}
+      onClick={onClick}
+    >
+      <Chevron dir={dir} />
+    </button>
   );
 }
 
