@@ -13,31 +13,35 @@ import { expect, expectAccessible, shot, test } from './fixtures.ts';
 const assets = path.join(import.meta.dirname, 'assets');
 const LEAVES = ['late_blight_leaf.jpg', 'early_blight_leaf.jpg'];
 
-/** Waits until the service worker controls the page and has precached everything. */
+/**
+ * Waits until the service worker controls the page and has precached everything. (Polled with
+ * expect.poll: page.waitForFunction does not await an async predicate, and the Promise it gets
+ * back is truthy, so it would return at once, before the worker is even installed.)
+ */
 async function installed(page: Page): Promise<void> {
-  await page.waitForFunction(
-    async () => {
-      const reg = await navigator.serviceWorker.getRegistration();
-      if (reg?.active?.state !== 'activated' || !navigator.serviceWorker.controller) return false;
-      // no second version being installed (Chromium re-checks the script after navigations)
-      if (reg.installing || reg.waiting) return false;
-      const wanted = ((await (await fetch('/sw.js')).text()).match(/"url":/g) ?? []).length;
-      const name = (await caches.keys()).find((n) => n.includes('precache'));
-      const have = name ? (await (await caches.open(name)).keys()).length : 0;
-      return wanted > 0 && have >= wanted;
-    },
-    undefined,
-    { timeout: 120_000, polling: 500 },
-  );
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const reg = await navigator.serviceWorker.getRegistration();
+          if (reg?.active?.state !== 'activated' || !navigator.serviceWorker.controller) {
+            return 'not controlled yet';
+          }
+          if (reg.installing || reg.waiting) return 'another version installing';
+          const wanted = ((await (await fetch('/sw.js')).text()).match(/"url":/g) ?? []).length;
+          const name = (await caches.keys()).find((n) => n.includes('precache'));
+          const have = name ? (await (await caches.open(name)).keys()).length : 0;
+          return wanted > 0 && have >= wanted ? 'installed' : `precached ${have} of ${wanted}`;
+        }),
+      { timeout: 120_000 },
+    )
+    .toBe('installed');
 }
 
-/** Client-side navigation inside the open app (what its links do). */
-async function inApp(page: Page, to: string): Promise<void> {
-  await page.evaluate((path) => {
-    window.history.pushState({}, '', path);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, to);
-  await expect(page).toHaveURL(new RegExp(`${to}$`));
+/** A full page load offline, as when a grower reopens the installed app without signal. */
+async function openOffline(page: Page, to: string): Promise<void> {
+  await page.goto(to);
+  await expect(page.getByTestId('offline-notice')).toBeVisible();
 }
 
 /** The on-device model and runtime are in the cache (the diagnosis pages fetch them once). */
@@ -50,13 +54,7 @@ async function deviceReady(page: Page): Promise<void> {
 test.describe('offline: the installed app', () => {
   test.describe.configure({ timeout: 420_000 });
 
-  // FIXME (issue 18 stays open for it): this journey passed in 4 of 9 runs here. Right after the
-  // service worker's first install, with Playwright's offline emulation on, the worker sometimes
-  // serves nothing from its precache although every entry is there (navigations fail with
-  // ERR_INTERNET_DISCONNECTED, images stay empty); stopping the worker before going offline made
-  // it fail every time. Until the cause is found it does not run in `npm test`; the tensor parity
-  // test below, the device API tests and the web unit tests do.
-  test.fixme('works without signal, diagnoses on the device, and syncs each diagnosis once', async ({
+  test('works without signal, diagnoses on the device, and syncs each diagnosis once', async ({
     userPage: page,
     context,
   }) => {
@@ -69,26 +67,22 @@ test.describe('offline: the installed app', () => {
 
     await context.setOffline(true);
 
-    // a disease page with its images, and the main-line designer, reached inside the open app.
-    // (A full page load right after the install, under Playwright's offline emulation, sometimes
-    // fails with ERR_INTERNET_DISCONNECTED although the shell is precached: see the issue note.)
-    await inApp(page, '/Late_blight');
-    await expect(page.getByTestId('offline-notice')).toBeVisible();
+    // every page below is a full page load without network, served by the service worker
+    await openOffline(page, '/Late_blight');
     await expect(page.getByRole('heading', { level: 1 })).toContainText(/Tizón tardío/i);
     const img = page.locator('img[src*="/Disease/"]').first();
     await img.scrollIntoViewIfNeeded();
     await expect
       .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0))
       .toBe(true);
-    await inApp(page, '/Principal_designer');
-    await expect(page.getByTestId('offline-notice')).toBeVisible();
+    await openOffline(page, '/Principal_designer');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await shot(page, 'offline-notice-mainline-es');
     const manual = await page.evaluate(async () => (await fetch('/user_manual.pdf')).status);
     expect(manual).toBe(200);
 
     // diagnose three photos on the device: two leaves and a cat
-    await inApp(page, '/Custom');
+    await openOffline(page, '/Custom');
     await deviceReady(page);
     await page.getByRole('button', { name: 'Enviar configuración' }).click();
     await page.getByRole('link', { name: 'Subir imágenes' }).click();
@@ -130,7 +124,7 @@ test.describe('offline: the installed app', () => {
     await shot(page, 'offline-results-es');
 
     // a reload while offline keeps the unsent diagnoses
-    await inApp(page, '/Historial');
+    await openOffline(page, '/Historial');
     await page.reload();
     const history = page.getByTestId('history-table');
     await expect(history.locator('tbody tr[data-device="unsent"]')).toHaveCount(3);

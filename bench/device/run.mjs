@@ -112,16 +112,19 @@ try {
   await page.waitForSelector('[data-testid="device-readiness"][data-state="ready"]', {
     timeout: 300_000,
   });
-  await page.waitForFunction(
-    async () => {
+  // everything precached and the diagnosis hook loaded: polled here, because waitForFunction does
+  // not await an async predicate (the Promise it gets is truthy, so it would return at once)
+  for (let waited = 0; ; waited += 500) {
+    const ready = await page.evaluate(async () => {
       const wanted = ((await (await fetch('/sw.js')).text()).match(/"url":/g) ?? []).length;
       const name = (await caches.keys()).find((n) => n.includes('precache'));
       const have = name ? (await (await caches.open(name)).keys()).length : 0;
       return 'diagrodlDevice' in window && wanted > 0 && have >= wanted;
-    },
-    undefined,
-    { timeout: 300_000, polling: 500 },
-  );
+    });
+    if (ready) break;
+    if (waited > 300_000) throw new Error('the service worker did not precache everything');
+    await page.waitForTimeout(500);
+  }
   const sizes = await page.evaluate(async () => {
     const out = {};
     for (const name of await caches.keys()) {
