@@ -73,7 +73,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       return reply
         .code(error.statusCode)
         .headers(error.headers)
-        .send({ status: 'ERROR', detail: error.detail });
+        .send({ status: 'ERROR', detail: error.detail, ...error.extra });
     }
     const code = error.statusCode ?? 500;
     if (code >= 500) {

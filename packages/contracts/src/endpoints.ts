@@ -473,3 +473,25 @@ export function endpointUrl(
   ).toString();
   return search ? `${path}?${search}` : path;
 }
+
+/** The diagnosis paths by name (tests and scripts): the table's strings, not a second copy. */
+export const DIAGNOSIS_PATHS = {
+  config: ENDPOINTS.configure.path,
+  posts: ENDPOINTS.upload.path, // POST: upload one image; GET: the rows
+  predict: ENDPOINTS.predict.path,
+  progress: ENDPOINTS.progress.path,
+  pending: ENDPOINTS.pending.path,
+  pendingItem: (id: number) => endpointUrl(ENDPOINTS.deletePending, { id }),
+  makeReport: ENDPOINTS.makeReport.path,
+  deleteRows: ENDPOINTS.deleteRows.path,
+  history: ENDPOINTS.history.path,
+  historyItem: (id: number) => endpointUrl(ENDPOINTS.deleteHistoryItem, { id }),
+  models: ENDPOINTS.models.path,
+} as const;
+
+/** The device's paths: its model file and card (GET, public), and where it sends diagnoses. */
+export const DEVICE_PATHS = {
+  model: (id: string) => endpointUrl(ENDPOINTS.deviceModelFile, { file: `${id}.onnx` }),
+  card: (id: string) => endpointUrl(ENDPOINTS.deviceModelFile, { file: `${id}.card.json` }),
+  diagnoses: ENDPOINTS.deviceDiagnoses.path,
+} as const;
