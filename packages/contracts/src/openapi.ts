@@ -42,7 +42,8 @@ function parameters(e: Endpoint): JsonSchema[] {
 function requestBody(e: Endpoint): JsonSchema | undefined {
   if (e.multipart) {
     const json = e.body ? toJson(e.body) : { type: 'object' };
-    const props = (json.properties ?? {}) as Record<string, JsonSchema>;
+    // the file travels as a binary part (in a JSON body it could only be a missing file)
+    const props = { ...(json.properties as Record<string, JsonSchema> | undefined) };
     if (e.body) props[e.multipart.file] = { type: 'string', format: 'binary' };
     return {
       content: {
