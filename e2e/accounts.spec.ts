@@ -362,6 +362,25 @@ test.describe('login', () => {
     expect(session.expires).toBe(-1);
   });
 
+  test('logging in is one round trip: the login answers with the session', async ({ page }) => {
+    const name = uniqueUserName('once');
+    createUser(name, 'Clave-Segura-2026');
+    const pageLoadSession = page.waitForResponse((r) => r.url().endsWith('/api/session/'));
+    await page.goto('/Login_session');
+    await pageLoadSession;
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith('/api/')) calls.push(`${r.method()} ${path}`);
+    });
+    await page.getByLabel('Nombre de usuario').fill(name);
+    await page.getByLabel('Contraseña', { exact: true }).fill('Clave-Segura-2026');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await expect(page.locator('[data-shell="auth"]')).toBeVisible();
+    await expect(page).toHaveURL(/\/$/);
+    expect(calls).toEqual(['POST /api/login/']);
+  });
+
   test('the reset-link journey: ask, read the mail, set a new password, log in', async ({
     page,
   }) => {

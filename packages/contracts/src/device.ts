@@ -11,15 +11,6 @@ import { DIAGNOSIS_REASONS } from './diagnosis.ts';
 /** The model the browser runs (models/<id>.onnx and its card, served as they are). */
 export const DEVICE_MODEL_ID = 'mobilenet';
 
-export const DEVICE_PATHS = {
-  /** GET (public): the model file the server loaded, byte for byte (ETag: its sha256). */
-  model: (id: string) => `/diagrodl/device/models/${id}.onnx`,
-  /** GET (public): its card. */
-  card: (id: string) => `/diagrodl/device/models/${id}.card.json`,
-  /** POST multipart: image, client_id, name_img, result (JSON of DeviceResult). */
-  diagnoses: '/diagrodl/device/diagnoses/',
-} as const;
-
 const probability = z.number().min(0).max(1);
 const classId = z.enum(CLASS_IDS);
 

@@ -1,22 +1,9 @@
 /**
- * The diagnosis tool's calls (specification section 7), their fields and replies.
- * Paths use the lower-case tool name; multipart fields are spelled as in the specification.
+ * The diagnosis tool's calls (specification section 7), their fields and replies. The paths are
+ * in the endpoint table (endpoints.ts; DIAGNOSIS_PATHS there names them); they use the
+ * lower-case tool name; multipart fields are spelled as in the specification.
  */
 import type { ClassId } from './classes.ts';
-
-export const DIAGNOSIS_PATHS = {
-  config: '/diagrodl/post_custom/',
-  posts: '/diagrodl/posts/', // POST: upload one image; GET: the rows
-  predict: '/diagrodl/posts_predict/',
-  progress: '/diagrodl/progress/', // beyond the spec: polling for the progress bar
-  pending: '/diagrodl/pending/', // beyond the spec: this user's uploaded, not yet identified images
-  pendingItem: (id: number) => `/diagrodl/pending/${id}/`, // DELETE: remove one uploaded image
-  makeReport: '/diagrodl/posts_makereport/',
-  deleteRows: '/diagrodl/posts_delate_rows/',
-  history: '/diagrodl/history/', // beyond the spec: past diagnoses
-  historyItem: (id: number) => `/diagrodl/history/${id}/`, // DELETE: forget one past diagnosis
-  models: '/diagrodl/models/', // GET (public): the loaded models
-} as const;
 
 /** Values of the configuration page's selectors (only the first of each is enabled). */
 export const CROPS = ['tomate', 'fresa', 'maiz'] as const;

@@ -10,3 +10,5 @@ export * from './registration.ts';
 export * from './accounts.ts';
 export * from './contact.ts';
 export * from './device.ts';
+export * from './endpoints.ts';
+export * from './openapi.ts';

@@ -9,7 +9,7 @@ export function setErrorReplies(server: FastifyInstance): void {
       return reply
         .code(error.statusCode)
         .headers(error.headers)
-        .send({ status: 'ERROR', detail: error.detail });
+        .send({ status: 'ERROR', detail: error.detail, ...error.extra });
     }
     const code = error.statusCode ?? 500;
     if (code >= 500) {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiGet, apiPost, readCookie } from './api-client.ts';
+import { ENDPOINTS } from '@diagrodl/contracts';
+import { ApiError, callApi, readCookie } from './api-client.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -14,13 +15,11 @@ describe('api client', () => {
       async () => new Response(JSON.stringify({ status: 'OK', detail: 'ok' }), { status: 200 }),
     );
     vi.stubGlobal('fetch', fetchMock);
-    const reply = await apiPost<{ status: string }>('/api/login/', {
-      username: 'a',
-      password: 'b',
-    });
+    const reply = await callApi(ENDPOINTS.login, { body: { username: 'a', password: 'b' } });
     expect(reply.status).toBe('OK');
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/login/');
+    expect(init.method).toBe('POST');
     expect(init.credentials).toBe('same-origin');
     const headers = new Headers(init.headers);
     expect(headers.get('X-CSRFToken')).toBe('abc.def');
@@ -42,7 +41,7 @@ describe('api client', () => {
           ),
       ),
     );
-    await expect(apiGet('/api/x')).rejects.toMatchObject({
+    await expect(callApi(ENDPOINTS.session)).rejects.toMatchObject({
       status: 401,
       detail: 'Nombre de usuario o contraseña incorrectos.',
     });
@@ -53,8 +52,23 @@ describe('api client', () => {
       'fetch',
       vi.fn(async () => Promise.reject(new TypeError('offline'))),
     );
-    const err = await apiGet('/api/x').catch((e: unknown) => e);
+    const err = await callApi(ENDPOINTS.session).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(0);
+  });
+
+  it('fills in path parameters and the query, and sends a FormData body as it is', async () => {
+    const fetchMock = vi.fn(async () => new Response('{}', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    await callApi(ENDPOINTS.deleteHistoryItem, { params: { id: 42 } });
+    const form = new FormData();
+    form.append('image', 'pending');
+    await callApi(ENDPOINTS.predict, { body: form, query: { wait: '1' } });
+    const calls = fetchMock.mock.calls as unknown as [string, RequestInit][];
+    expect(calls[0]![0]).toBe('/diagrodl/history/42/');
+    expect(calls[0]![1].method).toBe('DELETE');
+    expect(calls[1]![0]).toBe('/diagrodl/posts_predict/?wait=1');
+    expect(calls[1]![1].body).toBe(form);
+    expect(new Headers(calls[1]![1].headers).get('Content-Type')).toBeNull();
   });
 });

@@ -1,4 +1,11 @@
-import { CSRF_COOKIE, CSRF_HEADER } from '@diagrodl/contracts';
+import {
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  type Endpoint,
+  type ReplyOf,
+  type RequestOf,
+  endpointUrl,
+} from '@diagrodl/contracts';
 
 /** An API failure with the server's `detail` (already in the user's language) when it sent one. */
 export class ApiError extends Error {
@@ -24,10 +31,10 @@ export function readCookie(name: string): string | undefined {
 type Body = FormData | Record<string, unknown> | undefined;
 
 /**
- * The one typed client for the server: same-origin credentials, the CSRF header from the
- * `csrftoken` cookie on every call, JSON in and out. Throws ApiError on a non-2xx reply.
+ * The HTTP under `callApi`: same-origin credentials, the CSRF header from the `csrftoken` cookie
+ * on every call, JSON in and out. Throws ApiError on a non-2xx reply.
  */
-export async function api<T>(
+async function api<T>(
   method: string,
   url: string,
   body?: Body,
@@ -67,6 +74,23 @@ export async function api<T>(
   return data as T;
 }
 
-export const apiGet = <T>(url: string, init?: RequestInit) => api<T>('GET', url, undefined, init);
-export const apiPost = <T>(url: string, body?: Body, init?: RequestInit) =>
-  api<T>('POST', url, body, init);
+/** The request an endpoint takes; may be left out when nothing in it is required. */
+type RequestArgs<E extends Endpoint> =
+  Record<string, never> extends RequestOf<E> ? [request?: RequestOf<E>] : [request: RequestOf<E>];
+
+/**
+ * The one typed client for the server: an entry of the endpoint table (packages/contracts)
+ * and its request (path params, body, query) give the URL, the method and the reply's type.
+ * `callApi(ENDPOINTS.deletePending, { params: { id } })`.
+ */
+export function callApi<E extends Endpoint>(
+  endpoint: E,
+  ...[request]: RequestArgs<E>
+): Promise<ReplyOf<E>> {
+  const r = (request ?? {}) as {
+    params?: Record<string, string | number>;
+    body?: Body;
+    query?: Record<string, string | undefined>;
+  };
+  return api<ReplyOf<E>>(endpoint.method, endpointUrl(endpoint, r.params, r.query), r.body);
+}

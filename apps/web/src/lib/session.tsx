@@ -7,8 +7,8 @@ import {
   useMemo,
   useState,
 } from 'react';
-import type { SessionReply } from '@diagrodl/contracts';
-import { ApiError, apiGet } from '@/lib/api-client.ts';
+import { ENDPOINTS, type SessionReply } from '@diagrodl/contracts';
+import { ApiError, callApi } from '@/lib/api-client.ts';
 
 /**
  * The last session reply, kept so that an installed app opened without a connection still knows
@@ -52,6 +52,8 @@ export interface SessionState {
   isAuthenticated: boolean;
   user: SessionReply['user'] | null;
   refresh(): Promise<void>;
+  /** Takes a session state the server just sent (the login's answer): no second request. */
+  accept(session: SessionReply): void;
   logout(): Promise<void>;
 }
 
@@ -65,10 +67,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const refresh = useCallback(async () => {
     try {
       if (flag(LOGOUT_PENDING_KEY)) {
-        await apiGet('/api/logout/');
+        await callApi(ENDPOINTS.logoutGet);
         flag(LOGOUT_PENDING_KEY, false);
       }
-      const fresh = await apiGet<SessionReply>('/api/session/');
+      const fresh = await callApi(ENDPOINTS.session);
       rememberSession(fresh);
       setReply(fresh);
     } catch (err) {
@@ -81,9 +83,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
+  const accept = useCallback((session: SessionReply) => {
+    rememberSession(session);
+    setReply(session);
+    setStatus('ready');
+  }, []);
+
   const logout = useCallback(async () => {
     try {
-      await apiGet('/api/logout/');
+      await callApi(ENDPOINTS.logoutGet);
     } catch (err) {
       console.error('logout failed', err);
       if (err instanceof ApiError && err.status === 0) flag(LOGOUT_PENDING_KEY, true);
@@ -102,9 +110,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       isAuthenticated: reply.isAuthenticated,
       user: reply.user ?? null,
       refresh,
+      accept,
       logout,
     }),
-    [status, reply, refresh, logout],
+    [status, reply, refresh, accept, logout],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -1,5 +1,6 @@
-import type { ApiReply } from '@diagrodl/contracts';
+import { ENDPOINTS } from '@diagrodl/contracts';
 import type { FastifyInstance } from 'fastify';
+import { route } from '../../lib/contract-routes.ts';
 import { publicBase, requestLanguage } from '../../mail/language.ts';
 import type { AccountsService } from './accounts.service.ts';
 
@@ -8,12 +9,15 @@ export function accountsRoutes(
   deps: { accounts: AccountsService; publicUrl: string | undefined },
 ): void {
   // The specification's path and payload names, as spelt.
-  app.post('/api/Create_user/', async (request) => {
+  route(
+    app,
+    ENDPOINTS.register,
+  )(async (request) => {
     const detail = await deps.accounts.register(request.body, {
       ip: request.ip,
       base: publicBase(request, deps.publicUrl),
       language: requestLanguage(request),
     });
-    return { status: 'OK', detail } satisfies ApiReply;
+    return { status: 'OK', detail };
   });
 }

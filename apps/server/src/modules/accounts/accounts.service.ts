@@ -44,7 +44,8 @@ export class AccountsService {
     },
   ) {}
 
-  async register(body: unknown, ctx: RegisterContext): Promise<string> {
+  /** `body`: any JSON object (the registration rules, parseRegistration, come after the limit). */
+  async register(body: Record<string, unknown>, ctx: RegisterContext): Promise<string> {
     const { users, mailer, limiter } = this.deps;
     await limiter.assertAllowed(RATE_RULES.registerPerIp, ctx.ip, RATE_LIMIT_MESSAGES.other);
     const parsed = parseRegistration(body, this.deps.providerKey, this.deps.providerName);

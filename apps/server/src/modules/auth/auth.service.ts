@@ -1,15 +1,13 @@
-import { RATE_LIMIT_MESSAGES } from '@diagrodl/contracts';
-import { z } from 'zod';
+import {
+  type BodyOf,
+  type ENDPOINTS,
+  LOGIN_INVALID,
+  RATE_LIMIT_MESSAGES,
+} from '@diagrodl/contracts';
 import { HttpError } from '../../lib/errors.ts';
 import { verifyPassword } from '../users/passwords.ts';
 import { RATE_RULES, type RateLimiter, tooMany } from '../../lib/rate-limit/rate-limiter.ts';
 import type { UserRepository, UserRow } from '../users/user.repository.ts';
-
-const LoginBody = z.object({
-  username: z.string(),
-  password: z.string(),
-  remember: z.boolean().optional(),
-});
 
 /** Longer than any user name or password the forms accept: refused like a wrong password. */
 const MAX_USERNAME = 200;
@@ -17,7 +15,8 @@ const MAX_PASSWORD = 1000;
 
 export const AUTH_MESSAGES = {
   badCredentials: 'Nombre de usuario o contraseña incorrectos.',
-  missingFields: 'Escribe tu nombre de usuario y tu contraseña.',
+  /** Empty user name or password: refused by the login's request schema. */
+  missingFields: LOGIN_INVALID,
   loginOk: (firstName: string) => `¡Bienvenido(a), ${firstName}!`,
 };
 
@@ -32,12 +31,9 @@ export class AuthService {
     private readonly limiter: RateLimiter,
   ) {}
 
-  async login(body: unknown, ip: string): Promise<UserRow> {
-    const parsed = LoginBody.safeParse(body);
-    if (!parsed.success || !parsed.data.username.trim() || !parsed.data.password) {
-      throw new HttpError(400, AUTH_MESSAGES.missingFields);
-    }
-    const userName = parsed.data.username.trim().slice(0, MAX_USERNAME + 1);
+  /** `body` passed the login's request schema: a user name and a password, neither empty. */
+  async login(body: BodyOf<typeof ENDPOINTS.login>, ip: string): Promise<UserRow> {
+    const userName = body.username.trim().slice(0, MAX_USERNAME + 1);
     const userKey = userName.toLowerCase();
     const wait = Math.max(
       await this.limiter.wait(RATE_RULES.loginPerUser, userKey),
@@ -48,14 +44,11 @@ export class AuthService {
     // No account has such a name: these are answered like any unknown user (no lookup).
     const impossible =
       userName.length > MAX_USERNAME ||
-      parsed.data.password.length > MAX_PASSWORD ||
+      body.password.length > MAX_PASSWORD ||
       // eslint-disable-next-line no-control-regex
       /[\u0000-\u001f\u007f]/.test(userName);
     const user = impossible ? undefined : await this.users.findByUserName(userName);
-    const ok = await verifyPassword(
-      user?.password_hash,
-      parsed.data.password.slice(0, MAX_PASSWORD),
-    );
+    const ok = await verifyPassword(user?.password_hash, body.password.slice(0, MAX_PASSWORD));
     if (!user || !ok) {
       await this.limiter.hit(RATE_RULES.loginPerUser, userKey);
       await this.limiter.hit(RATE_RULES.loginPerIp, ip);

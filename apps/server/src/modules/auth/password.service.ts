@@ -1,5 +1,8 @@
 import {
   ACCOUNT_MESSAGES,
+  type ChangePasswordBody,
+  type ResetConfirmBody,
+  type ResetRequestBody,
   PASSWORD_MESSAGES,
   RATE_LIMIT_MESSAGES,
   ROUTES,
@@ -21,10 +24,6 @@ import type { UserRepository } from '../users/user.repository.ts';
 /** A reset link works once and for one hour. */
 export const RESET_TTL_MS = 60 * 60 * 1000;
 
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const field = (body: unknown, name: string): string =>
-  body && typeof body === 'object' ? str((body as Record<string, unknown>)[name]) : '';
-
 /** Password change (logged-in users) and reset by e-mailed link (anyone). */
 export class PasswordService {
   constructor(
@@ -45,16 +44,20 @@ export class PasswordService {
   }
 
   /** Current password + new twice; every other session of the user ends. */
-  async change(userId: number, sessionId: string | null, body: unknown): Promise<string> {
+  async change(
+    userId: number,
+    sessionId: string | null,
+    body: ChangePasswordBody,
+  ): Promise<string> {
     const { users, limiter } = this.deps;
     const user = await users.findById(userId);
     if (!user) throw new HttpError(401, ACCOUNT_MESSAGES.currentWrong);
     const key = String(userId);
     await limiter.assertAllowed(RATE_RULES.changePerUser, key, RATE_LIMIT_MESSAGES.login);
-    const current = field(body, 'current_password');
-    const next = field(body, 'new_password');
+    const current = body.current_password;
+    const next = body.new_password;
     if (!current) throw new HttpError(400, ACCOUNT_MESSAGES.currentMissing);
-    this.checkNew(next, field(body, 'new_password_confirm'), user.user_name);
+    this.checkNew(next, body.new_password_confirm, user.user_name);
     if (current.length > 1000 || !(await verifyPassword(user.password_hash, current))) {
       await limiter.hit(RATE_RULES.changePerUser, key);
       throw new HttpError(400, ACCOUNT_MESSAGES.currentWrong);
@@ -73,11 +76,11 @@ export class PasswordService {
    * the same either way (nobody learns which addresses have accounts).
    */
   async requestReset(
-    body: unknown,
+    body: ResetRequestBody,
     ctx: { ip: string; base: string; language: MailLanguage },
   ): Promise<string> {
     const { users, limiter } = this.deps;
-    const email = field(body, 'email').trim();
+    const email = body.email.trim();
     if (!email) throw new HttpError(400, ACCOUNT_MESSAGES.resetEmailMissing);
     if (email.length > 254 || !emailSchema.safeParse(email).success) {
       throw new HttpError(
@@ -119,22 +122,21 @@ export class PasswordService {
   }
 
   /** Whether a reset token can still be used (the page asks before showing the form). */
-  async resetTokenLive(token: unknown): Promise<boolean> {
-    const t = str(token);
-    if (!t || t.length > 200) return false;
-    return (await this.deps.resets.findLiveUserId(sha256(t), nowIso())) !== undefined;
+  async resetTokenLive(token: string): Promise<boolean> {
+    if (!token || token.length > 200) return false;
+    return (await this.deps.resets.findLiveUserId(sha256(token), nowIso())) !== undefined;
   }
 
   /** Sets the new password with a live token; the token and every session of the user end. */
-  async confirmReset(body: unknown): Promise<string> {
-    const token = field(body, 'token');
+  async confirmReset(body: ResetConfirmBody): Promise<string> {
+    const token = body.token;
     if (!token || token.length > 200) throw new HttpError(400, ACCOUNT_MESSAGES.resetTokenInvalid);
-    const next = field(body, 'new_password');
+    const next = body.new_password;
     const hashOfToken = sha256(token);
     const owner = await this.deps.resets.findLiveUserId(hashOfToken, nowIso());
     const user = owner === undefined ? undefined : await this.deps.users.findById(owner);
     if (!user) throw new HttpError(400, ACCOUNT_MESSAGES.resetTokenInvalid);
-    this.checkNew(next, field(body, 'new_password_confirm'), user.user_name);
+    this.checkNew(next, body.new_password_confirm, user.user_name);
     const userId = await this.deps.resets.consumeAndSetPassword(
       hashOfToken,
       nowIso(),

@@ -24,13 +24,13 @@ export class ConfigService {
     private readonly models: Pick<Inference, 'has'>,
   ) {}
 
-  async configure(userId: number, body: Partial<Record<keyof ConfigBody, unknown>>) {
-    const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  /** `body`: the four fields as text ('' when missing), from the endpoint's request schema. */
+  async configure(userId: number, body: ConfigBody) {
     const cfg: ConfigBody = {
-      cultivo: str(body.cultivo),
-      nivel: str(body.nivel),
-      tipo_modelo: str(body.tipo_modelo),
-      modelo_version: str(body.modelo_version),
+      cultivo: body.cultivo.trim(),
+      nivel: body.nivel.trim(),
+      tipo_modelo: body.tipo_modelo.trim(),
+      modelo_version: body.modelo_version.trim(),
     };
     if (cfg.cultivo !== CROPS[0]) throw new HttpError(400, M.cropNotAvailable);
     if (cfg.nivel !== LEVELS[0]) throw new HttpError(400, M.levelNotAvailable);

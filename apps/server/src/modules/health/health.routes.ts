@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { HealthReply } from '@diagrodl/contracts';
+import { ENDPOINTS, type HealthReply } from '@diagrodl/contracts';
 import { type Db, pingDatabase } from '../../db/database.ts';
+import { openApiRoute, route } from '../../lib/contract-routes.ts';
 
 export interface ModelInfo {
   id: string;
@@ -15,7 +16,12 @@ export function healthRoutes(
   app: FastifyInstance,
   deps: { db: Db; maintenance: boolean; models: () => ModelInfo[] },
 ): void {
-  app.get('/api/health', async (_request, reply) => {
+  // The API as OpenAPI 3.1, generated from the endpoint table of packages/contracts.
+  openApiRoute(app, { title: 'DiAgroDL API', version: '1' });
+  route(
+    app,
+    ENDPOINTS.health,
+  )(async (_request, reply) => {
     const ok = await pingDatabase(deps.db);
     const body: HealthReply = {
       status: ok ? 'OK' : 'ERROR',

@@ -4,9 +4,9 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { type ApiReply, ROUTES, validateLogin } from '@diagrodl/contracts';
+import { ENDPOINTS, ROUTES, validateLogin } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
-import { ApiError, apiPost } from '@/lib/api-client.ts';
+import { ApiError, callApi } from '@/lib/api-client.ts';
 import { useSession } from '@/lib/session.tsx';
 
 type Message = { variant: 'secondary' | 'danger' | 'success'; text: string };
@@ -23,7 +23,7 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
   const navigate = useNavigate();
-  const { refresh } = useSession();
+  const { accept } = useSession();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
@@ -40,15 +40,12 @@ export default function LoginPage() {
     setMessage({ variant: 'success', text: check.message });
     setBusy(true);
     try {
-      const reply = await apiPost<ApiReply>('/api/login/', { username, password, remember });
-      if (reply.status === 'OK') {
-        setUsername('');
-        setPassword('');
-        await refresh();
-        void navigate(next);
-        return;
-      }
-      setMessage({ variant: 'danger', text: reply.detail });
+      // The answer carries the session it opened: one round trip, no GET /api/session/ after it.
+      const reply = await callApi(ENDPOINTS.login, { body: { username, password, remember } });
+      setUsername('');
+      setPassword('');
+      accept(reply.session);
+      void navigate(next);
     } catch (err) {
       setMessage({
         variant: 'danger',

@@ -4,14 +4,14 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useTranslation } from 'react-i18next';
 import {
-  type ApiReply,
+  ENDPOINTS,
   CONTACT_FIELDS,
   type ContactBody,
   type ContactField,
   checkContact,
 } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
-import { ApiError, apiPost } from '@/lib/api-client.ts';
+import { ApiError, callApi } from '@/lib/api-client.ts';
 
 const EMPTY: ContactBody = { name: '', email: '', subject: '', message: '' };
 type Errors = Partial<Record<ContactField, string>>;
@@ -41,7 +41,7 @@ export default function ContactPage() {
     setErrors({});
     setBusy(true);
     try {
-      const reply = await apiPost<ApiReply>('/api/contact/', { ...form });
+      const reply = await callApi(ENDPOINTS.contact, { body: form });
       setMessage({ variant: 'success', text: reply.detail });
       setForm(EMPTY);
     } catch (err) {

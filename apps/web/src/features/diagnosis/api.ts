@@ -1,17 +1,5 @@
-import {
-  type ConfigBody,
-  type ConfigReply,
-  DIAGNOSIS_PATHS,
-  type DiagnosisRow,
-  type HistoryItem,
-  type LoadedModel,
-  type PendingImage,
-  type PredictReply,
-  type ProgressReply,
-  type ReportReply,
-  type UploadReply,
-} from '@diagrodl/contracts';
-import { api, apiGet, apiPost } from '@/lib/api-client.ts';
+import { type ConfigBody, ENDPOINTS as E } from '@diagrodl/contracts';
+import { callApi } from '@/lib/api-client.ts';
 
 function form(fields: Record<string, string | Blob>, fileName?: string): FormData {
   const fd = new FormData();
@@ -22,23 +10,19 @@ function form(fields: Record<string, string | Blob>, fileName?: string): FormDat
   return fd;
 }
 
+/** The diagnosis tool's calls (multipart where the specification sends a form). */
 export const diagnosisApi = {
-  models: () => apiGet<LoadedModel[]>('/diagrodl/models/'),
-  configure: (body: ConfigBody) => apiPost<ConfigReply>(DIAGNOSIS_PATHS.config, form({ ...body })),
+  models: () => callApi(E.models),
+  configure: (body: ConfigBody) => callApi(E.configure, { body: form({ ...body }) }),
   upload: (file: File) =>
-    apiPost<UploadReply>(
-      DIAGNOSIS_PATHS.posts,
-      form({ image: file, name_img: file.name }, file.name),
-    ),
-  pending: () => apiGet<PendingImage[]>(DIAGNOSIS_PATHS.pending),
-  removePending: (id: number) => api<unknown>('DELETE', DIAGNOSIS_PATHS.pendingItem(id)),
-  predict: () =>
-    apiPost<PredictReply>(DIAGNOSIS_PATHS.predict, form({ image: 'pending', report: 'no' })),
-  progress: () => apiGet<ProgressReply>(DIAGNOSIS_PATHS.progress),
-  rows: () => apiGet<DiagnosisRow[]>(DIAGNOSIS_PATHS.posts),
-  makeReport: () => apiGet<ReportReply>(DIAGNOSIS_PATHS.makeReport),
-  deleteRows: () =>
-    apiPost<unknown>(DIAGNOSIS_PATHS.deleteRows, form({ image: 'image', report: 'yes' })),
-  history: () => apiGet<HistoryItem[]>(DIAGNOSIS_PATHS.history),
-  removeHistory: (id: number) => api<unknown>('DELETE', DIAGNOSIS_PATHS.historyItem(id)),
+    callApi(E.upload, { body: form({ image: file, name_img: file.name }, file.name) }),
+  pending: () => callApi(E.pending),
+  removePending: (id: number) => callApi(E.deletePending, { params: { id } }),
+  predict: () => callApi(E.predict, { body: form({ image: 'pending', report: 'no' }) }),
+  progress: () => callApi(E.progress),
+  rows: () => callApi(E.rows),
+  makeReport: () => callApi(E.makeReport),
+  deleteRows: () => callApi(E.deleteRows, { body: form({ image: 'image', report: 'yes' }) }),
+  history: () => callApi(E.history),
+  removeHistory: (id: number) => callApi(E.deleteHistoryItem, { params: { id } }),
 };

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { HealthReply } from '@diagrodl/contracts';
+import { ENDPOINTS, type HealthReply } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
-import { apiGet } from '@/lib/api-client.ts';
+import { callApi } from '@/lib/api-client.ts';
 import { formatNumber } from '@/lib/format.ts';
 import { type AboutContent, useContent } from './content.ts';
 import { ContentSections, PageHeader, PageSection } from './components/ContentSections.tsx';
@@ -19,7 +19,7 @@ function useLoadedModels(): ModelsState {
   const [state, setState] = useState<ModelsState>({ status: 'loading' });
   useEffect(() => {
     let alive = true;
-    apiGet<HealthReply>('/api/health').then(
+    callApi(ENDPOINTS.health).then(
       (reply) => alive && setState({ status: 'ok', models: reply.models ?? [] }),
       () => alive && setState({ status: 'error' }),
     );

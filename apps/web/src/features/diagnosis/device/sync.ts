@@ -3,8 +3,8 @@
  * id (a retry after a lost reply finds the first copy: nothing is doubled). A photo the server
  * refuses for good (type, size) is marked, with the server's reason, and not retried.
  */
-import { DEVICE_PATHS, type DeviceSyncReply } from '@diagrodl/contracts';
-import { ApiError, apiPost } from '@/lib/api-client.ts';
+import { ENDPOINTS } from '@diagrodl/contracts';
+import { ApiError, callApi } from '@/lib/api-client.ts';
 import { deleteDevicePhotos, listDevicePhotos, unsent, updateDevicePhoto } from './store.ts';
 
 let running: Promise<SyncOutcome> | null = null;
@@ -25,7 +25,7 @@ async function syncOnce(owner: string): Promise<SyncOutcome> {
     form.append('result', JSON.stringify(p.result));
     form.append('image', p.photo, p.name);
     try {
-      await apiPost<DeviceSyncReply>(DEVICE_PATHS.diagnoses, form);
+      await callApi(ENDPOINTS.deviceDiagnoses, { body: form });
     } catch (err) {
       const status = err instanceof ApiError ? err.status : 0;
       if (status === 0 || status === 401 || status === 403 || status === 429 || status >= 500) {
