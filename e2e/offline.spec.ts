@@ -28,7 +28,9 @@ async function installed(page: Page): Promise<void> {
             return 'not controlled yet';
           }
           if (reg.installing || reg.waiting) return 'another version installing';
-          const wanted = ((await (await fetch('/sw.js')).text()).match(/"url":/g) ?? []).length;
+          // distinct URLs: the manifest lists the web manifest and icons twice (plugin + glob)
+          const listed = (await (await fetch('/sw.js')).text()).match(/"url":"[^"]*"/g) ?? [];
+          const wanted = new Set(listed).size;
           const name = (await caches.keys()).find((n) => n.includes('precache'));
           const have = name ? (await (await caches.open(name)).keys()).length : 0;
           return wanted > 0 && have >= wanted ? 'installed' : `precached ${have} of ${wanted}`;

@@ -116,7 +116,8 @@ try {
   // not await an async predicate (the Promise it gets is truthy, so it would return at once)
   for (let waited = 0; ; waited += 500) {
     const ready = await page.evaluate(async () => {
-      const wanted = ((await (await fetch('/sw.js')).text()).match(/"url":/g) ?? []).length;
+      const listed = (await (await fetch('/sw.js')).text()).match(/"url":"[^"]*"/g) ?? [];
+      const wanted = new Set(listed).size; // the web manifest and icons are listed twice
       const name = (await caches.keys()).find((n) => n.includes('precache'));
       const have = name ? (await (await caches.open(name)).keys()).length : 0;
       return 'diagrodlDevice' in window && wanted > 0 && have >= wanted;
