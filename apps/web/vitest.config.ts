@@ -4,7 +4,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   plugins: [react()],
-  resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
+  resolve: {
+    alias: {
+      '@': path.resolve(import.meta.dirname, 'src'),
+      // vite-plugin-pwa's virtual module exists only in Vite's build; tests mock it
+      'virtual:pwa-register': path.resolve(import.meta.dirname, 'src/pwa-register.test-double.ts'),
+    },
+  },
   test: {
     name: 'web',
     environment: 'jsdom',
