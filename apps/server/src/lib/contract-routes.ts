@@ -70,17 +70,15 @@ async function readMultipart(request: FastifyRequest, rule: MultipartRule): Prom
   }
   const fields: Record<string, unknown> = {};
   let file: { bytes: Buffer; filename: string | undefined } | undefined;
-  let seenFile = false;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
-        if (seenFile) {
+        if (file) {
           await part.toBuffer().catch(() => undefined); // one file at most: the rest is drained
           continue;
         }
         const bytes = await part.toBuffer();
         if (rule.fileFromAnyField || part.fieldname === rule.file) {
-          seenFile = true;
           file = { bytes, filename: part.filename || undefined };
         }
       } else if (typeof part.value === 'string') {
