@@ -55,6 +55,8 @@ async function deviceReady(page: Page): Promise<void> {
 
 test.describe('offline: the installed app', () => {
   test.describe.configure({ timeout: 420_000 });
+  // the one spec that needs the service worker (blocked elsewhere: playwright.config.ts)
+  test.use({ serviceWorkers: 'allow' });
 
   test('works without signal, diagnoses on the device, and syncs each diagnosis once', async ({
     userPage: page,

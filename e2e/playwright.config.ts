@@ -35,6 +35,11 @@ export default defineConfig({
     locale: 'es-MX',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // The app registers a service worker that precaches about 10 MB (the shell, the disease
+    // images, the manual) on every first visit. Each test starts from a fresh profile, so with it
+    // every test downloaded the whole precache while it ran. Only the offline journey needs it
+    // (e2e/offline.spec.ts allows it again).
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [
