@@ -19,6 +19,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * What a form shows when a call fails: the server's own words when it answered, or the given
+ * "no connection" text when it did not (status 0: the request never got an answer).
+ */
+export function failureText(err: unknown, noConnection: string): string {
+  return err instanceof ApiError && err.status !== 0 ? err.detail : noConnection;
+}
+
 export function readCookie(name: string): string | undefined {
   const prefix = `${name}=`;
   for (const part of document.cookie.split(';')) {

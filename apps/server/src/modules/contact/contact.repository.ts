@@ -1,18 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { ContactMessagesTable, Database } from '../../db/schema.ts';
 
 /** The only code that reads and writes the contact_messages table. */
 export class ContactRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(row: {
-    name: string;
-    email: string;
-    subject: string;
-    message: string;
-    user_id: number | null;
-    created_at: string;
-  }): Promise<number> {
+  async insert(row: Omit<ContactMessagesTable, 'id' | 'mailed'>): Promise<number> {
     const r = await this.db
       .insertInto('contact_messages')
       .values({ ...row, mailed: 0 })

@@ -5,12 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ROUTES, checkNewPassword } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
-import { ApiError } from '@/lib/api-client.ts';
 import { useSession } from '@/lib/session.tsx';
 import { accountApi } from './api.ts';
-import { type Message, MessageArea } from './components/MessageArea.tsx';
+import { MessageArea } from './components/MessageArea.tsx';
 import { NewPasswordFields } from './components/PasswordRule.tsx';
 import { TextField } from './components/TextField.tsx';
+import { useAccountSubmit } from './components/useAccountSubmit.ts';
 
 /** /Change_password (logged-in users): current password, then the new one twice. */
 export default function ChangePasswordPage() {
@@ -20,8 +20,7 @@ export default function ChangePasswordPage() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [message, setMessage] = useState<Message | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { message, setMessage, busy, submit } = useAccountSubmit();
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -34,24 +33,18 @@ export default function ChangePasswordPage() {
       setMessage({ state: 'danger', text: t(`account.passwordProblem.${problem}`) });
       return;
     }
-    setBusy(true);
-    try {
+    const saved = await submit(async () => {
       const reply = await accountApi.changePassword({
         current_password: current,
         new_password: next,
         new_password_confirm: confirm,
       });
-      setMessage({ state: 'success', text: reply.detail });
+      return { state: 'success', text: reply.detail };
+    });
+    if (saved) {
       setCurrent('');
       setNext('');
       setConfirm('');
-    } catch (err) {
-      setMessage({
-        state: 'danger',
-        text: err instanceof ApiError && err.status !== 0 ? err.detail : t('account.network'),
-      });
-    } finally {
-      setBusy(false);
     }
   };
 

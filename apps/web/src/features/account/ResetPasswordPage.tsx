@@ -5,27 +5,17 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ROUTES, checkNewPassword } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
-import { ApiError } from '@/lib/api-client.ts';
 import { accountApi } from './api.ts';
-import { type Message, MessageArea } from './components/MessageArea.tsx';
+import { MessageArea } from './components/MessageArea.tsx';
 import { NewPasswordFields } from './components/PasswordRule.tsx';
 import { TextField } from './components/TextField.tsx';
-
-function useFailure() {
-  const { t } = useTranslation();
-  return (err: unknown): Message => ({
-    state: 'danger',
-    text: err instanceof ApiError && err.status !== 0 ? err.detail : t('account.network'),
-  });
-}
+import { useAccountSubmit } from './components/useAccountSubmit.ts';
 
 /** Asks for a reset link by e-mail. */
 function RequestLink() {
   const { t, i18n } = useTranslation();
-  const failure = useFailure();
   const [email, setEmail] = useState('');
-  const [message, setMessage] = useState<Message | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { message, setMessage, busy, submit } = useAccountSubmit();
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -33,18 +23,13 @@ function RequestLink() {
       setMessage({ state: 'danger', text: t('account.reset.emailEmpty') });
       return;
     }
-    setBusy(true);
-    try {
+    await submit(async () => {
       const reply = await accountApi.requestReset({
         email,
         Language: i18n.language === 'en' ? 'en' : 'es',
       });
-      setMessage({ state: 'success', text: reply.detail });
-    } catch (err) {
-      setMessage(failure(err));
-    } finally {
-      setBusy(false);
-    }
+      return { state: 'success', text: reply.detail };
+    });
   };
 
   return (
@@ -69,13 +54,11 @@ function RequestLink() {
 /** Sets the new password with the token from the e-mailed link. */
 function SetPassword({ token }: { token: string }) {
   const { t } = useTranslation();
-  const failure = useFailure();
   const [valid, setValid] = useState<boolean | null>(null);
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [message, setMessage] = useState<Message | null>(null);
   const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { message, setMessage, busy, submit } = useAccountSubmit();
 
   useEffect(() => {
     let live = true;
@@ -95,20 +78,16 @@ function SetPassword({ token }: { token: string }) {
       setMessage({ state: 'danger', text: t(`account.passwordProblem.${problem}`) });
       return;
     }
-    setBusy(true);
-    try {
-      const reply = await accountApi.confirmReset({
-        token,
-        new_password: next,
-        new_password_confirm: confirm,
-      });
-      setMessage({ state: 'success', text: reply.detail });
-      setDone(true);
-    } catch (err) {
-      setMessage(failure(err));
-    } finally {
-      setBusy(false);
-    }
+    setDone(
+      await submit(async () => {
+        const reply = await accountApi.confirmReset({
+          token,
+          new_password: next,
+          new_password_confirm: confirm,
+        });
+        return { state: 'success', text: reply.detail };
+      }),
+    );
   };
 
   if (valid === null) return <p role="status">{t('account.reset.checking')}</p>;

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ENDPOINTS, ROUTES, validateLogin } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
-import { ApiError, callApi } from '@/lib/api-client.ts';
+import { callApi, failureText } from '@/lib/api-client.ts';
 import { useSession } from '@/lib/session.tsx';
 
 type Message = { variant: 'secondary' | 'danger' | 'success'; text: string };
@@ -49,7 +49,7 @@ export default function LoginPage() {
     } catch (err) {
       setMessage({
         variant: 'danger',
-        text: err instanceof ApiError && err.status !== 0 ? err.detail : t('login.network'),
+        text: failureText(err, t('login.network')),
       });
     } finally {
       setBusy(false);
