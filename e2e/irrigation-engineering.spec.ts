@@ -1,5 +1,5 @@
 /**
- * Issue 20 on the screens: the designed lateral (pressure profile, inlet pressure, emitter flows,
+ * The design checks beyond the specification (README: what an engineer checks on a drip design) on the screens: the designed lateral (pressure profile, inlet pressure, emitter flows,
  * flow variation, EU and its status), the friction formula, the secondary line's pressures and
  * what the main line must deliver, and the new figures in the CSV and PDF exports.
  */
@@ -86,7 +86,7 @@ test.describe('lateral-line calculator: the designed lateral', () => {
     userPage: page,
   }) => {
     await page.goto('/Lateral_designer');
-    // Issue 20's lateral: 2 L/h every 0.5 m on 13.6 mm pipe, C 150, no connection loss.
+    // The designed lateral: 2 L/h every 0.5 m on 13.6 mm pipe, C 150, no connection loss.
     const issue = { qEmitter: 2, spaceEmitter: 0.5, lossEmitter: 0, C: 150, D: 0.0136 };
     await page.getByTestId('lateral-Q_emitter').fill('2');
     await page.getByTestId('lateral-Space_emitter').fill('0,5');

@@ -1,4 +1,4 @@
-// Issue 18: in the field without signal. The installed app works offline after the first visit
+// In the field without signal. The installed app works offline after the first visit
 // (disease pages, the main-line designer), diagnoses on the device (two leaves and a cat: the
 // refusal), keeps the diagnoses through a reload, asks before logging out would discard them,
 // and sends them to the history once each when the connection returns. And the browser's

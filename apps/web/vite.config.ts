@@ -25,7 +25,7 @@ function revisionOf(inputs: string[]): string {
 export default defineConfig({
   plugins: [
     react(),
-    // The installable, offline app (issue 18): manifest + service worker (src/sw.ts).
+    // The installable, offline app (README: Installable and offline): manifest + service worker (src/sw.ts).
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src',

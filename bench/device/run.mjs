@@ -1,4 +1,4 @@
-// Diagnosis on the device (issue 18), in headless Chromium (Debian's /usr/bin/chromium) against
+// Diagnosis on the device (README: Installable and offline), in headless Chromium (Debian's /usr/bin/chromium) against
 // the built app served by the real server. Prints:
 //  - what a first visit downloads for offline use: the service worker's precache (app shell,
 //    pages, disease images, manual) and the diagnosis pages' own cache (model, card, WebAssembly

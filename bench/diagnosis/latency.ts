@@ -1,5 +1,5 @@
 /**
- * Does identification block the server for everyone else? (issue 17; goal: under 100 ms p99)
+ * Does identification block the server for everyone else? (README: Design in a page, the identification queue; goal: under 100 ms p99)
  * One server process (embedded mode, the shipped models); user A uploads 50 twelve-megapixel
  * photos (4000 x 3000 JPEG) and identifies them, while user B asks GET /api/session/ over and
  * over (one request at a time, 20 ms apart). Prints B's latency (p50, p95, p99, max) while idle

@@ -1,5 +1,5 @@
 /**
- * Scale-out, proven (issue 17): two server processes on one PostgreSQL database, one MEDIA_DIR
+ * Scale-out, proven (README: Design in a page): two server processes on one PostgreSQL database, one MEDIA_DIR
  * and one SESSION_SECRET, behind HAProxy (Debian's, started here). A user logs in through the
  * balancer, uploads photos and identifies them while `wrk` loads the balancer with
  * GET /api/session/; in the middle of the identification the process that holds the run is

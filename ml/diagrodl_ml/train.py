@@ -52,7 +52,7 @@ class TrainConfig:
     mid_until: float = 0.86
     val_every: int = 1
     extend_budget_min: float = 0.0  # with --resume: add this many minutes to a time-budget run (continues annealing)
-    device: str = "cpu"  # cpu | cuda | auto (issue 8: ResNet50/VGG16 on a GPU machine)
+    device: str = "cpu"  # cpu | cuda | auto (ResNet50/VGG16 belong on a GPU machine)
     # channels_last: NHWC tensors for the convolutions, ~1.9x faster for MobileNetV3 on CPU (PyTorch 1.13, oneDNN)
     memory_format: str = "channels_last"  # channels_last | contiguous
     warmup: float = 0.2  # share of the one-cycle schedule spent warming the learning rate up

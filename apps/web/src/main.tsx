@@ -12,5 +12,5 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
-// The installable, offline app (issue 18): the service worker precaches the shell and pages.
+// The installable, offline app (README: Installable and offline): the service worker precaches the shell and pages.
 void registerServiceWorker();

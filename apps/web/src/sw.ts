@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * The service worker (issue 18), built by vite-plugin-pwa (Workbox injectManifest): the app
+ * The service worker (README: Installable and offline), built by vite-plugin-pwa (Workbox injectManifest): the app
  * shell, every page's code, the disease images and the user manual are precached on the first
  * visit, so the disease pages, the converter, the three designers and the manual work offline.
  * Pages come from the network first (the server writes its runtime settings into them) and

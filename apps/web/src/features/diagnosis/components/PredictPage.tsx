@@ -19,7 +19,7 @@ const MAX_TRANSIENT = 30;
 
 /**
  * The server is unreachable or a process behind the balancer was lost: the identification goes
- * on where the work is taken over (issue 17), so the page keeps polling instead of failing.
+ * on where the work is taken over (the identification queue: README, Design in a page), so the page keeps polling instead of failing.
  */
 function transient(err: unknown): boolean {
   return err instanceof ApiError && [0, 502, 503, 504].includes(err.status);

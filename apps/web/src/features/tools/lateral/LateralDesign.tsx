@@ -1,5 +1,5 @@
 /**
- * The designed lateral of issue 20 (beyond the specification's table) on the screen: inlet
+ * The designed lateral (README: what an engineer checks on a drip design; beyond the specification's table) on the screen: inlet
  * pressure, pressure profile emitter by emitter, emitter flows, flow variation and emission
  * uniformity, with its status (the exports describe the same figures in report.ts).
  */

@@ -48,7 +48,7 @@ export function formatPlain(value: number, lang: Language): string {
   return formatNumber(value, lang, { maximumFractionDigits: 6 });
 }
 
-/** Issue 20's designed lateral: the formula, the emitter law, its figures, status and profile. */
+/** The designed lateral (beyond the specification): the formula, the emitter law, its figures, status and profile. */
 function designBlocks(
   result: LateralResult,
   t: Translate,

@@ -1,5 +1,5 @@
 /**
- * The lateral calculator's state: the specification's inputs, issue 20's design inputs, the
+ * The lateral calculator's state: the specification's inputs, the design inputs beyond it (README: what an engineer checks), the
  * last calculation and the alert, with a pure reducer (no React, no browser).
  */
 import {
@@ -48,7 +48,7 @@ export const LATERAL_COLUMNS = [
   { name: 'HF+Slope_meter', key: 'hfSlope', digits: 6 },
 ] as const;
 
-/** Issue 20's inputs (beyond the specification): emitter law, uniformity, a fixed lateral. */
+/** The design inputs beyond the specification: emitter law, uniformity, a fixed lateral. */
 export const LATERAL_EXTRA_FIELDS = [
   { key: 'x', name: 'x' },
   { key: 'cv', name: 'Cv' },
@@ -87,7 +87,7 @@ export interface Saved {
   calculation: Calculation | null;
 }
 
-/** A saved design; files saved before issue 20 have no `extra` and get its defaults. */
+/** A saved design; files saved before the design checks existed have no `extra` and get its defaults. */
 export function parseSaved(data: unknown): Saved | null {
   if (!is.record(data) || !is.stringRecord(data.raw, KEYS)) return null;
   const raw = { ...(data.raw as Raw), m: String(LATERAL_DEFAULTS.m) };

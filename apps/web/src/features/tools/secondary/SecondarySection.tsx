@@ -160,7 +160,7 @@ export function SecondarySection({
   );
 }
 
-/** Issue 20: a section's formula, inlet pressure and the pressure at every outlet. */
+/** Beyond the specification: a section's formula, inlet pressure and the pressure at every outlet. */
 function SectionPressures({
   result,
   section,

@@ -110,7 +110,7 @@ export function secondaryReport(
       ]),
       maxRows: 14,
     },
-    // Issue 20: the formula and inlet pressure of each section, then every outlet's pressure.
+    // Beyond the specification: the formula and inlet pressure of each section, then every outlet's pressure.
     {
       kind: 'table',
       only: 'csv',

@@ -92,7 +92,7 @@ describe('secondary-line state', () => {
     const back = init(parseSaved(JSON.parse(JSON.stringify(toSaved(s)))), 'es');
     expect(back.units.map((u) => u.result)).toEqual(s.units.map((u) => u.result));
     expect(back.summary).toEqual(s.summary);
-    // Files saved before issue 20 get the formula and pressure of a new section.
+    // Files saved before the design checks existed get the formula and pressure of a new section.
     const old = parseSaved({ units: [{ raw: A, calculated: false }], summary: false });
     expect(old?.units[0]!.raw.pressure).toBe('10');
     expect(parseSaved({ units: [{ raw: { pipeType: 1 } }] })).toBeNull();

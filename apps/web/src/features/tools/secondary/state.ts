@@ -21,7 +21,7 @@ import { messageNumber } from '../shared/useNumberFormat.ts';
 
 export const KIND = 'secondary';
 export type Field = keyof SecondarySectionRaw;
-/** Issue 20's fields, beyond the specification: friction formula, pressure the laterals need. */
+/** The fields beyond the specification: friction formula, pressure the laterals need. */
 const EXTRA_FIELDS = ['formula', 'pressure'] as const;
 /** The specification's seven fields. */
 export const FIELDS: readonly Exclude<Field, (typeof EXTRA_FIELDS)[number]>[] = [
@@ -104,7 +104,7 @@ export function parseSaved(data: unknown): Saved | null {
   for (const u of data.units) {
     if (!is.record(u) || !is.stringRecord(u.raw, FIELDS)) return null;
     const saved = u.raw as Record<string, unknown>;
-    // Files saved before issue 20 have no formula or pressure: the defaults of a new section.
+    // Files saved before the design checks existed have no formula or pressure: the defaults of a new section.
     const raw = { ...emptyRaw(), ...Object.fromEntries(FIELDS.map((f) => [f, saved[f]])) };
     for (const f of EXTRA_FIELDS) if (typeof saved[f] === 'string') raw[f] = saved[f];
     units.push({ raw: raw as SecondarySectionRaw, calculated: u.calculated === true });
@@ -204,7 +204,7 @@ export function stretchRows(state: State) {
   });
 }
 
-/** Issue 20: pressures along each designed section (the inlet, then every outlet). */
+/** Beyond the specification: pressures along each designed section (the inlet, then every outlet). */
 export function pressureProfiles(state: State) {
   return designedSections(state).flatMap(({ section, result }) => {
     if (!result.outletPressures || result.inletPressure === null) return [];
