@@ -28,7 +28,7 @@ async function installed(page: Page): Promise<void> {
             return 'not controlled yet';
           }
           if (reg.installing || reg.waiting) return 'another version installing';
-          // distinct URLs: the manifest lists the web manifest and icons twice (plugin + glob)
+          // distinct URLs (a URL listed twice is cached once)
           const listed = (await (await fetch('/sw.js')).text()).match(/"url":"[^"]*"/g) ?? [];
           const wanted = new Set(listed).size;
           const name = (await caches.keys()).find((n) => n.includes('precache'));

@@ -54,8 +54,11 @@ export default defineConfig({
           },
         ],
       },
+      // the plugin lists the web manifest itself; the icons come with the glob (listing them
+      // here as well put four URLs twice in the precache manifest)
+      includeManifestIcons: false,
       injectManifest: {
-        globPatterns: ['**/*.{js,css,svg,png,jpg,webp,webmanifest}'],
+        globPatterns: ['**/*.{js,css,svg,png,jpg,webp}'],
         // the model's runtime is cached by the diagnosis pages on first use, not by every visit
         globIgnores: ['index.html', '**/*.wasm', 'media-assets/*.webm'],
         maximumFileSizeToCacheInBytes: 6 * 1024 * 1024,
