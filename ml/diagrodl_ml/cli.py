@@ -21,6 +21,7 @@ import torch
 from . import data as D
 from .card import data_section
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
+from .quantize import quantize
 from .fieldtrain import reevaluate, rethreshold, run
 from .finish import finish
 from .fixtures import tiny_reference, write_tiny_fixture
@@ -94,6 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     prt.add_argument("--max-views", type=int, choices=VIEW_COUNTS, default=1,
                      help="also choose on validation how many symmetric views the graph averages (at most this many; "
                           "the file must have none yet)")
+    pq = sub.add_parser("quantize", help="int8 (QDQ) copy of an export, calibrated on training photos, and its card")
+    pq.add_argument("--model", required=True, type=Path)
+    pq.add_argument("--out", required=True, type=Path)
+    pq.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
     pr = sub.add_parser("tiny-reference", help="tiny untrained export + PyTorch reference outputs (tests)")
     pr.add_argument("--out", type=Path, required=True)
     pr.add_argument("--arch", default="mobilenet")
@@ -106,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     pp.add_argument("out", type=Path)
     args = ap.parse_args(argv)
 
+    if args.cmd == "quantize":
+        print(json.dumps(quantize(args.model, args.out, args.cache_dir), indent=1))
+        return 0
     if args.cmd == "tiny-reference":
         print(json.dumps(tiny_reference(args.out, args.arch, args.size, views=args.views)))
         return 0

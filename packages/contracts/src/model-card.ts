@@ -57,7 +57,8 @@ export const modelCardSchema = z.object({
     name: z.string().min(1),
     sha256,
     size_bytes: z.number().int().positive(),
-    weights_dtype: z.enum(['float32', 'float16']),
+    /** int8: QDQ, trunk convolutions int8 (the card's `quantization` says how). */
+    weights_dtype: z.enum(['float32', 'float16', 'int8']),
   }),
   input: z.object({
     name: z.literal('input'),

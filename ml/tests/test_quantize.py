@@ -1,0 +1,59 @@
+"""The int8 (QDQ) copy of an export: every trunk convolution reads int8 weights and quantized
+activations, the head stays float, and onnxruntime-node gives nearly the float network's outputs."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto
+
+from diagrodl_ml.evaluate import node_ort_available, ort_outputs
+from diagrodl_ml.fixtures import tiny_reference
+from diagrodl_ml.quantize import activation_ranges, activations_to_quantize, quantize_model
+
+
+@unittest.skipUnless(node_ort_available(), "node with onnxruntime-node is needed to run ONNX")
+class QuantizeTest(unittest.TestCase):
+    def test_int8_copy_of_the_shipped_architecture(self) -> None:
+        tmp = Path(tempfile.mkdtemp(prefix="diagrodl-q-"))
+        try:
+            meta = tiny_reference(tmp, "mobilenet_v2_imagenet", 64, views=2)
+            n = meta["n"]
+            src, dst = tmp / "model.onnx", tmp / "int8.onnx"
+            x = np.fromfile(tmp / "input.f32", dtype=np.float32).reshape(n, 3, 64, 64)
+            names = activations_to_quantize(onnx.load(str(src)).graph)
+            # the scaled input, 17 blocks' activations, the residual sums
+            self.assertGreater(len(names), 40)
+            ranges = activation_ranges(src, names, [x[: n // 2], x[n // 2 :]])
+            self.assertTrue(all(lo <= hi for lo, hi in ranges.values()))
+            quantize_model(src, dst, ranges)
+
+            g = onnx.load(str(dst)).graph
+            ops = [nd.op_type for nd in g.node]
+            self.assertEqual(ops.count("QuantizeLinear"), len(names))
+            inits = {i.name: i for i in g.initializer}
+            dq_out = {nd.output[0]: nd for nd in g.node if nd.op_type == "DequantizeLinear"}
+            trunk = [nd for nd in g.node if nd.op_type == "Conv" and nd.output[0].startswith("/features/")]
+            self.assertEqual(len(trunk), 52)
+            for conv in trunk:
+                w = dq_out[conv.input[1]]  # the weight is dequantized from int8
+                self.assertEqual(inits[w.input[0]].data_type, TensorProto.INT8)
+                self.assertIn(conv.input[0], dq_out)  # and so is the activation it reads
+            # the heatmap's convolution and the linear head stay float
+            self.assertTrue(all(nd.input[1] in inits for nd in g.node if nd.op_type in ("Gemm",)))
+
+            want, got = ort_outputs(src, x), ort_outputs(dst, x)
+            self.assertEqual(set(got), set(want))
+            np.testing.assert_allclose(got["probabilities"].sum(1), 1.0, atol=1e-5)
+            self.assertLess(np.abs(got["probabilities"] - want["probabilities"]).max(), 0.05)
+            self.assertLess(np.abs(got["leaf"] - want["leaf"]).max(), 0.05)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    unittest.main()
