@@ -3,8 +3,9 @@
 # Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-say() { printf '\n\033[1;32m== %s ==\033[0m\n' "$*"; }
 started=$(date +%s)
+# each heading says how long the run has taken so far, so a slow phase shows in the log
+say() { printf '\n\033[1;32m== %s (at %d s) ==\033[0m\n' "$*" "$(( $(date +%s) - started ))"; }
 
 apt_install() {
   # Debian packages the tests need, installed as root when missing.
@@ -45,4 +46,4 @@ npx vitest run
 say "end-to-end tests (Debian Chromium)"
 npx playwright test -c e2e/playwright.config.ts
 
-say "all test suites passed in $(( $(date +%s) - started )) s"
+say "all test suites passed"

@@ -156,21 +156,22 @@ def quantize_model(src: Path, dst: Path, ranges: dict[str, tuple[float, float]])
                              np.maximum(np.abs(b) / (in_scale * (2**31 - 1)), 1e-12)).astype(np.float32)
         wq = np.clip(np.round(w / w_scale[:, None, None, None]), -127, 127).astype(np.int8)
         base = n.output[0]
-        new_inits += [numpy_helper.from_array(wq, f"{base}__w_q"),
-                      numpy_helper.from_array(w_scale, f"{base}__w_scale"),
-                      numpy_helper.from_array(np.zeros(w.shape[0], dtype=np.int8), f"{base}__w_zero")]
-        weight_nodes.append(helper.make_node("DequantizeLinear", [f"{base}__w_q", f"{base}__w_scale", f"{base}__w_zero"],
-                                             [f"{base}__w"], name=f"{base}__W_DQ", axis=0))
-        n.input[1] = f"{base}__w"
+
+        def dequantized(q: np.ndarray, scale: np.ndarray, tag: str) -> str:
+            """An int constant and its per-channel scale behind a DequantizeLinear (axis 0); returns its output."""
+            new_inits.extend([numpy_helper.from_array(q, f"{base}__{tag}_q"),
+                              numpy_helper.from_array(scale, f"{base}__{tag}_scale"),
+                              numpy_helper.from_array(np.zeros(len(scale), dtype=q.dtype), f"{base}__{tag}_zero")])
+            weight_nodes.append(helper.make_node("DequantizeLinear", [f"{base}__{tag}_q", f"{base}__{tag}_scale",
+                                                                      f"{base}__{tag}_zero"], [f"{base}__{tag}"],
+                                                 name=f"{base}__{tag}_DQ", axis=0))
+            return f"{base}__{tag}"
+
+        n.input[1] = dequantized(wq, w_scale, "w")
         if has_bias:
             b_scale = (np.float32(in_scale) * w_scale).astype(np.float32)
             bq = np.clip(np.round(b / b_scale), -(2**31 - 1), 2**31 - 1).astype(np.int32)
-            new_inits += [numpy_helper.from_array(bq, f"{base}__b_q"),
-                          numpy_helper.from_array(b_scale, f"{base}__b_scale"),
-                          numpy_helper.from_array(np.zeros(w.shape[0], dtype=np.int32), f"{base}__b_zero")]
-            weight_nodes.append(helper.make_node("DequantizeLinear", [f"{base}__b_q", f"{base}__b_scale", f"{base}__b_zero"],
-                                                 [f"{base}__b"], name=f"{base}__B_DQ", axis=0))
-            n.input[2] = f"{base}__b"
+            n.input[2] = dequantized(bq, b_scale, "b")
     # each Q/DQ pair goes right after the node that makes its tensor (topological order kept)
     producers = {o: idx for idx, n in enumerate(g.node) for o in n.output}
     nodes = list(g.node)
