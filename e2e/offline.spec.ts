@@ -139,7 +139,9 @@ test.describe('offline: the installed app', () => {
 
     // logging out would discard them: asked first; cancelled
     await page.getByRole('button', { name: 'Cerrar sesión' }).first().click();
-    await expect(page.getByTestId('logout-unsent')).toContainText('3 diagnóstico(s)');
+    await expect(page.getByTestId('logout-unsent')).toContainText(
+      'Hay 3 diagnósticos hechos en este dispositivo',
+    );
     await page.getByRole('button', { name: 'Cancelar y conservarlos' }).click();
     await expect(history.locator('tbody tr[data-device="unsent"]')).toHaveCount(3);
 

@@ -125,9 +125,11 @@ export default function ResultsPage() {
       {rows && rows.length > 0 && (
         <>
           <p data-testid="results-summary">
-            {notLeaf
-              ? t('diagnosis.results.summaryNotLeaf', { accepted, notLeaf, rejected })
-              : t('diagnosis.results.summary', { accepted, rejected })}
+            {t(notLeaf ? 'diagnosis.results.summaryNotLeaf' : 'diagnosis.results.summary', {
+              diagnoses: t('diagnosis.results.count.diagnoses', { count: accepted }),
+              notLeaf: t('diagnosis.results.count.notLeaf', { count: notLeaf }),
+              rejected: t('diagnosis.results.count.rejected', { count: rejected }),
+            })}
           </p>
           <div className="row g-3">
             {rows.map((row) => (

@@ -1,6 +1,6 @@
 // The three outcomes of a photo on the results card, the results summary and the history:
 // a diagnosis, 'No parece una hoja de tomate' (with its hint) and 'No reconocido con confianza'.
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
@@ -119,7 +119,24 @@ describe('the three outcomes of a photo', () => {
     renderIn(<ResultsPage />);
     await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
     expect(await screen.findByTestId('results-summary')).toHaveTextContent(
-      '1 diagnósticos, 1 fotos que no parecen una hoja de tomate y 1 imágenes no reconocidas con confianza.',
+      '1 diagnóstico, 1 foto que no parece una hoja de tomate y 1 imagen no reconocida con confianza.',
+    );
+  });
+
+  it('the results summary counts in the singular and the plural, in both languages', async () => {
+    await i18n.changeLanguage('es');
+    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([
+      DIAGNOSIS,
+      { ...DIAGNOSIS, id: DIAGNOSIS.id + 100 },
+    ]);
+    renderIn(<ResultsPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
+    expect(await screen.findByTestId('results-summary')).toHaveTextContent(
+      '2 diagnósticos y 0 imágenes no reconocidas con confianza.',
+    );
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByTestId('results-summary')).toHaveTextContent(
+      '2 diagnoses and 0 images not recognised with confidence.',
     );
   });
 
