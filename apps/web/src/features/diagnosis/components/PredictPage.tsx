@@ -148,14 +148,14 @@ export default function PredictPage() {
               animated={running}
               aria-label={t('diagnosis.predict.progress', {
                 done: progress.done,
-                total: progress.total,
+                count: progress.total,
               })}
               data-testid="predict-progress"
             />
             <p className="mt-2 mb-0" data-testid="predict-status">
               {progress.state === 'done'
-                ? t('diagnosis.predict.done', { total: progress.total })
-                : t('diagnosis.predict.progress', { done: progress.done, total: progress.total })}
+                ? t('diagnosis.predict.done', { count: progress.total })
+                : t('diagnosis.predict.progress', { done: progress.done, count: progress.total })}
             </p>
           </>
         )}

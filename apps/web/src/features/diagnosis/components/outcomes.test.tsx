@@ -140,6 +140,23 @@ describe('the three outcomes of a photo', () => {
     );
   });
 
+  it('the identification progress says one image in the singular', async () => {
+    await i18n.changeLanguage('es');
+    expect(i18n.t('diagnosis.predict.done', { count: 1 })).toBe(
+      'Identificación terminada: 1 imagen.',
+    );
+    expect(i18n.t('diagnosis.predict.done', { count: 3 })).toBe(
+      'Identificación terminada: 3 imágenes.',
+    );
+    expect(i18n.t('diagnosis.predict.progress', { done: 0, count: 1 })).toBe(
+      'Identificando: 0 de 1 imagen',
+    );
+    await i18n.changeLanguage('en');
+    expect(i18n.t('diagnosis.predict.done', { count: 1 })).toBe(
+      'Identification finished: 1 image.',
+    );
+  });
+
   it('the history shows each outcome, the not-leaf one with its hint', async () => {
     await i18n.changeLanguage('es');
     vi.spyOn(diagnosisApi, 'history').mockResolvedValue([DIAGNOSIS, NOT_A_LEAF, UNSURE]);
