@@ -68,6 +68,11 @@ export function DiagnosisCard({ row, badge }: { row: DiagnosisRow; badge?: strin
           <dd className="col-7">{row.modelLabel}</dd>
         </dl>
         <p className="small mb-1 fw-semibold">{t('diagnosis.results.top3')}</p>
+        {outcome !== 'diagnosis' && (
+          <p className="small text-body-secondary mb-1" data-testid="row-top3-note">
+            {t('diagnosis.results.top3NotDiagnosis')}
+          </p>
+        )}
         <ol className="small ps-3" data-testid="row-top3">
           {row.top3.map((c) => (
             <li key={c.label}>

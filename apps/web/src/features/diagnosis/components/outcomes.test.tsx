@@ -95,6 +95,13 @@ describe('the three outcomes of a photo', () => {
     expect(within(ok).getByTestId('row-label')).toHaveTextContent('Tizón tardío');
     expect(within(ok).getByRole('link', { name: 'Qué hacer: Tizón tardío' })).toBeInTheDocument();
     expect(ok).not.toHaveAttribute('data-reason');
+    expect(within(ok).queryByTestId('row-top3-note')).toBeNull();
+    // a refused photo keeps the three options, marked as no diagnosis
+    for (const refused of [leaf, unsure]) {
+      expect(within(refused).getByTestId('row-top3-note')).toHaveTextContent(
+        'Solo como referencia: no es un diagnóstico.',
+      );
+    }
 
     expect(leaf).toHaveAttribute('data-reason', 'not_leaf');
     expect(within(leaf).getByTestId('row-label')).toHaveTextContent('No parece una hoja de tomate');
