@@ -268,19 +268,12 @@ export const ENDPOINTS = {
     summary: 'Choose crop, level, model type and model (multipart or JSON).',
     access: 'user',
     multipart: diagnosisMultipart(),
-    body: z
-      .object({
-        cultivo: text,
-        nivel: text,
-        tipo_modelo: text,
-        modelo_version: text,
-      })
-      .catch({
-        cultivo: '',
-        nivel: '',
-        tipo_modelo: '',
-        modelo_version: '',
-      }) satisfies z.ZodType<ConfigBody>,
+    body: textFields([
+      'cultivo',
+      'nivel',
+      'tipo_modelo',
+      'modelo_version',
+    ] as const) satisfies z.ZodType<ConfigBody>,
     reply: reply<ConfigReply>(),
   },
   config: {

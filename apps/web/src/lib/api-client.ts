@@ -42,13 +42,8 @@ type Body = FormData | Record<string, unknown> | undefined;
  * The HTTP under `callApi`: same-origin credentials, the CSRF header from the `csrftoken` cookie
  * on every call, JSON in and out. Throws ApiError on a non-2xx reply.
  */
-async function api<T>(
-  method: string,
-  url: string,
-  body?: Body,
-  init: RequestInit = {},
-): Promise<T> {
-  const headers = new Headers(init.headers);
+async function api<T>(method: string, url: string, body?: Body): Promise<T> {
+  const headers = new Headers();
   const token = readCookie(CSRF_COOKIE);
   if (token) headers.set(CSRF_HEADER, token);
   let payload: BodyInit | undefined;
@@ -61,7 +56,7 @@ async function api<T>(
   headers.set('Accept', 'application/json');
   let res: Response;
   try {
-    res = await fetch(url, { ...init, method, headers, body: payload, credentials: 'same-origin' });
+    res = await fetch(url, { method, headers, body: payload, credentials: 'same-origin' });
   } catch {
     throw new ApiError(0, 'network');
   }

@@ -51,7 +51,6 @@ export interface SessionState {
   status: 'loading' | 'ready';
   isAuthenticated: boolean;
   user: SessionReply['user'] | null;
-  refresh(): Promise<void>;
   /** Takes a session state the server just sent (the login's answer): no second request. */
   accept(session: SessionReply): void;
   logout(): Promise<void>;
@@ -64,15 +63,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<'loading' | 'ready'>('loading');
   const [reply, setReply] = useState<SessionReply>({ isAuthenticated: false });
 
+  const accept = useCallback((session: SessionReply) => {
+    rememberSession(session);
+    setReply(session);
+    setStatus('ready');
+  }, []);
+
   const refresh = useCallback(async () => {
     try {
       if (flag(LOGOUT_PENDING_KEY)) {
         await callApi(ENDPOINTS.logoutGet);
         flag(LOGOUT_PENDING_KEY, false);
       }
-      const fresh = await callApi(ENDPOINTS.session);
-      rememberSession(fresh);
-      setReply(fresh);
+      accept(await callApi(ENDPOINTS.session));
     } catch (err) {
       // offline: the last known session (the server checks it again when it answers)
       const offline = err instanceof ApiError && err.status === 0 ? rememberedSession() : null;
@@ -81,13 +84,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } finally {
       setStatus('ready');
     }
-  }, []);
-
-  const accept = useCallback((session: SessionReply) => {
-    rememberSession(session);
-    setReply(session);
-    setStatus('ready');
-  }, []);
+  }, [accept]);
 
   const logout = useCallback(async () => {
     try {
@@ -109,11 +106,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       status,
       isAuthenticated: reply.isAuthenticated,
       user: reply.user ?? null,
-      refresh,
       accept,
       logout,
     }),
-    [status, reply, refresh, accept, logout],
+    [status, reply, accept, logout],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

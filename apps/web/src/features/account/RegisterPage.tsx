@@ -19,7 +19,7 @@ import {
   validateRegistration,
 } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
-import { ApiError } from '@/lib/api-client.ts';
+import { ApiError, failureText } from '@/lib/api-client.ts';
 import { runtimeConfig } from '@/lib/runtime-config.ts';
 import { accountApi } from './api.ts';
 import { type Message, MessageArea } from './components/MessageArea.tsx';
@@ -143,12 +143,8 @@ export default function RegisterPage() {
       setMessage({ state: reply.status === 'OK' ? 'success' : 'danger', text: reply.detail });
       if (reply.status === 'OK') setForm(EMPTY);
     } catch (err) {
-      if (err instanceof ApiError && err.status !== 0) {
-        setMessage({ state: 'danger', text: err.detail });
-      } else {
-        console.error('registration failed', err);
-        setMessage({ state: 'danger', text: t('account.network') });
-      }
+      if (!(err instanceof ApiError) || err.status === 0) console.error('registration failed', err);
+      setMessage({ state: 'danger', text: failureText(err, t('account.network')) });
     } finally {
       setBusy(false);
     }

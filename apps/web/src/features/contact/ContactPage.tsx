@@ -11,7 +11,7 @@ import {
   checkContact,
 } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
-import { ApiError, callApi } from '@/lib/api-client.ts';
+import { ApiError, callApi, failureText } from '@/lib/api-client.ts';
 
 const EMPTY: ContactBody = { name: '', email: '', subject: '', message: '' };
 type Errors = Partial<Record<ContactField, string>>;
@@ -45,13 +45,9 @@ export default function ContactPage() {
       setMessage({ variant: 'success', text: reply.detail });
       setForm(EMPTY);
     } catch (err) {
-      if (err instanceof ApiError && err.status !== 0) {
-        const body = err.body as { errors?: Errors } | null;
-        if (body?.errors) setErrors(body.errors);
-        setMessage({ variant: 'danger', text: err.detail });
-      } else {
-        setMessage({ variant: 'danger', text: t('contact.network') });
-      }
+      const body = err instanceof ApiError ? (err.body as { errors?: Errors } | null) : null;
+      if (body?.errors) setErrors(body.errors);
+      setMessage({ variant: 'danger', text: failureText(err, t('contact.network')) });
     } finally {
       setBusy(false);
     }

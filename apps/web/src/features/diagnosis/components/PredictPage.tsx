@@ -123,6 +123,9 @@ export default function PredictPage() {
 
   const pct =
     progress && progress.total > 0 ? Math.round((100 * progress.done) / progress.total) : 0;
+  const progressText = progress
+    ? t('diagnosis.predict.progress', { done: progress.done, count: progress.total })
+    : '';
   return (
     <section>
       <h1 className="h2">{t('diagnosis.predict.title')}</h1>
@@ -146,16 +149,13 @@ export default function PredictPage() {
               variant="success"
               striped={running}
               animated={running}
-              aria-label={t('diagnosis.predict.progress', {
-                done: progress.done,
-                count: progress.total,
-              })}
+              aria-label={progressText}
               data-testid="predict-progress"
             />
             <p className="mt-2 mb-0" data-testid="predict-status">
               {progress.state === 'done'
                 ? t('diagnosis.predict.done', { count: progress.total })
-                : t('diagnosis.predict.progress', { done: progress.done, count: progress.total })}
+                : progressText}
             </p>
           </>
         )}
