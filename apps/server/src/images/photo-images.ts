@@ -12,7 +12,6 @@ import type { DecodedRgb } from '../inference/preprocess.ts';
 
 // The overlay itself (normalise, resize, jet, alpha) is shared with the browser's on-device
 // diagnosis: packages/contracts/src/inference/cam.ts.
-export { HEATMAP_MAX_SIDE, jet, normaliseMap } from '@diagrodl/contracts/inference/cam';
 
 /** The JPEGs identification keeps of a photo: the heatmap overlay and the history thumbnail. */
 export interface PhotoImages {

@@ -9,7 +9,7 @@ import { leafPhoto } from '../testing/diagnosis.ts';
 import { json, startTestServer } from '../testing/harness.ts';
 import { TINY_SIZE, makeModelsDir, tinyCard } from '../testing/tiny-model.ts';
 import { decide, resizeMap } from './classifier.ts';
-import { jet } from '../images/photo-images.ts';
+import { jet } from '@diagrodl/contracts/inference/cam';
 import { ModelRegistry, OnnxModel } from './models.ts';
 import { decodeRgb, preprocessImage } from './preprocess.ts';
 

@@ -53,12 +53,16 @@ async function handle(req: WorkerRequest): Promise<unknown> {
       if (!model) throw new Error(`model ${req.model} is not loaded`);
       // One photo at a time: only one full-size decode (up to 40 MP, 120 MB of RGB) is held at once;
       // a batch is no faster on two cores (bench/diagnosis: batch of 20 vs one image p50).
-      const out: Identified[] = [];
+      // A photo that cannot be decoded or classified is null; the others are not redone.
+      const out: (Identified | null)[] = [];
       for (const bytes of req.images) {
-        const photo = await decodeRgb(buffer(bytes));
-        const [r] = await model.classify([photo]);
-        if (!r) throw new Error('the model returned no result for a photo');
-        out.push({ ...r, ...(await photoImages(photo, r.cam)) });
+        try {
+          const photo = await decodeRgb(buffer(bytes));
+          const [r] = await model.classify([photo]);
+          out.push(r ? { ...r, ...(await photoImages(photo, r.cam)) } : null);
+        } catch {
+          out.push(null);
+        }
       }
       return out;
     }

@@ -179,16 +179,19 @@ export class ModelWorker implements Inference {
 
   /**
    * Classifies photos with model `id` and renders each one's heatmap and thumbnail, every photo
-   * decoded once. One result per photo, in order; throws if a photo cannot be decoded.
+   * decoded once. One result per photo, in order: null for a photo that cannot be decoded or
+   * classified. Throws when the whole call fails (the model is not loaded, the worker stopped).
    */
-  async identify(id: string, images: readonly Buffer[]): Promise<Identified[]> {
+  async identify(id: string, images: readonly Buffer[]): Promise<(Identified | null)[]> {
     if (!images.length) return [];
-    const out = await this.call<Identified[]>({ op: 'identify', model: id, images: [...images] });
-    return out.map((r) => ({
-      ...r,
-      heatmap: asBuffer(r.heatmap),
-      thumbnail: asBuffer(r.thumbnail),
-    }));
+    const out = await this.call<(Identified | null)[]>({
+      op: 'identify',
+      model: id,
+      images: [...images],
+    });
+    return out.map((r) =>
+      r ? { ...r, heatmap: asBuffer(r.heatmap), thumbnail: asBuffer(r.thumbnail) } : null,
+    );
   }
 
   async thumbnail(photo: Buffer, side?: number, quality?: number): Promise<Buffer> {

@@ -1,9 +1,4 @@
-import {
-  type BodyOf,
-  type ENDPOINTS,
-  LOGIN_INVALID,
-  RATE_LIMIT_MESSAGES,
-} from '@diagrodl/contracts';
+import { type BodyOf, type ENDPOINTS, RATE_LIMIT_MESSAGES } from '@diagrodl/contracts';
 import { HttpError } from '../../lib/errors.ts';
 import { verifyPassword } from '../users/passwords.ts';
 import { RATE_RULES, type RateLimiter, tooMany } from '../../lib/rate-limit/rate-limiter.ts';
@@ -15,8 +10,6 @@ const MAX_PASSWORD = 1000;
 
 export const AUTH_MESSAGES = {
   badCredentials: 'Nombre de usuario o contraseña incorrectos.',
-  /** Empty user name or password: refused by the login's request schema. */
-  missingFields: LOGIN_INVALID,
   loginOk: (firstName: string) => `¡Bienvenido(a), ${firstName}!`,
 };
 

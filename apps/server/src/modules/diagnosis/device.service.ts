@@ -9,12 +9,12 @@ import {
   clientIdSchema,
   deviceResultSchema,
 } from '@diagrodl/contracts';
-import { thumbnailJpeg } from '../../images/photo-images.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { randomToken } from '../../lib/tokens.ts';
+import type { ModelWorker } from '../../worker/model-worker.ts';
 import type { DeviceDiagnosisRepository } from './device.repository.ts';
 import type { MediaStore } from './media.ts';
-import { inspectImage, safeImageName } from './uploads.ts';
+import { displayName, inspectImage } from './uploads.ts';
 
 export interface DeviceDiagnosisInput {
   bytes: Buffer | undefined;
@@ -35,6 +35,8 @@ export class DeviceDiagnosisService {
   constructor(
     private readonly repo: DeviceDiagnosisRepository,
     private readonly media: MediaStore,
+    /** The model worker: the thumbnail is made off the event loop, like identification's. */
+    private readonly images: Pick<ModelWorker, 'thumbnail'>,
   ) {}
 
   async receive(userId: number, input: DeviceDiagnosisInput): Promise<DeviceSyncReply> {
@@ -54,14 +56,12 @@ export class DeviceDiagnosisService {
     if (!parsed.success) throw new HttpError(400, D.badResult);
     const result = parsed.data;
 
-    const rawName = input.nameImg?.trim() ? input.nameImg : input.filename;
-    if (input.filename) safeImageName(input.filename);
-    const nameImg = safeImageName(rawName ?? '');
+    const nameImg = displayName(input.nameImg, input.filename);
     if (!input.bytes) throw new HttpError(400, D.badResult);
     await inspectImage(input.bytes);
 
     const thumb = `d${randomToken(12)}.jpg`;
-    await this.media.write('thumbs', userId, thumb, await thumbnailJpeg(input.bytes));
+    await this.media.write('thumbs', userId, thumb, await this.images.thumbnail(input.bytes));
     try {
       const entry = await this.repo.insert({
         user_id: userId,

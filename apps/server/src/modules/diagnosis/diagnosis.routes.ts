@@ -11,6 +11,7 @@ import { ENDPOINTS as E, UPLOAD_LIMITS } from '@diagrodl/contracts';
 import type { Inference } from '../../inference/classifier.ts';
 import { route } from '../../lib/contract-routes.ts';
 import { HttpError } from '../../lib/errors.ts';
+import { publicBase } from '../../mail/language.ts';
 import { userIdOf } from '../../plugins/auth-guard.ts';
 import type { ConfigService } from './config.service.ts';
 import type { IdentificationRunner } from './identification-runner.ts';
@@ -93,8 +94,7 @@ export function diagnosisRoutes(
       scope,
       E.makeReport,
     )(async (request) => {
-      const base = deps.publicUrl ?? `${request.protocol}://${request.host}`;
-      return reports.makeReport(userIdOf(request), base);
+      return reports.makeReport(userIdOf(request), publicBase(request, deps.publicUrl));
     });
 
     route(scope, E.deleteRows)(async (request) => results.deleteRows(userIdOf(request)));

@@ -28,7 +28,7 @@ export const MAX_TAKEOVERS = 3;
 
 /** The models, and identify(): each photo decoded once, classified, its heatmap and thumbnail. */
 export interface PhotoIdentifier extends Pick<Inference, 'has'> {
-  identify(modelId: string, images: readonly Buffer[]): Promise<Identified[]>;
+  identify(modelId: string, images: readonly Buffer[]): Promise<(Identified | null)[]>;
 }
 
 /** A run this process works on: whose, which, under which owner token, its photos and model. */
@@ -290,6 +290,8 @@ export class IdentificationRunner {
         await this.repo.dropClaimed(userId, row.id, token);
       }
     }
+    // A photo that cannot be identified comes back null, the others are not redone. If the whole call
+    // fails (the worker stopped), each photo is tried again on its own.
     let results: (Identified | null)[];
     try {
       results = await this.models.identify(
@@ -297,7 +299,6 @@ export class IdentificationRunner {
         ok.map((o) => o.bytes),
       );
     } catch {
-      // one bad image must not sink the others: retry one by one
       results = [];
       for (const o of ok) {
         results.push(

@@ -46,13 +46,13 @@ export async function diagnosisModule(
     uploads: new UploadService(repo, media),
     runner,
     results: new ResultsService(repo, media),
-    reports: new ReportService(repo, media, models, 'DiAgroDL'),
+    reports: new ReportService(repo, media, models),
     models,
     media,
     publicUrl: config.publicUrl,
   });
   await deviceRoutes(app, {
-    service: new DeviceDiagnosisService(new DeviceDiagnosisRepository(p.db.kysely), media),
+    service: new DeviceDiagnosisService(new DeviceDiagnosisRepository(p.db.kysely), media, models),
     models,
     modelsDir: config.modelsDir,
   });

@@ -14,19 +14,21 @@ import {
 } from '@diagrodl/contracts';
 import { type ClassId, classInfo, className, isClassId } from '@diagrodl/contracts/classes';
 import { ModelRegistry } from '../../inference/models.ts';
+import type { ImageRow } from './diagnosis.repository.ts';
 
 /** The columns a stored result has, in the images table and in the history alike. */
-export interface StoredResult {
-  id: number;
-  name_img: string;
-  label: string | null;
-  probability: number | null;
-  accepted: number | null;
-  reason: string | null;
-  leaf_probability: number | null;
-  top3: string | null;
-  model: string | null;
-}
+export type StoredResult = Pick<
+  ImageRow,
+  | 'id'
+  | 'name_img'
+  | 'label'
+  | 'probability'
+  | 'accepted'
+  | 'reason'
+  | 'leaf_probability'
+  | 'top3'
+  | 'model'
+>;
 
 /** The two languages of the messages and the report ('en…' is English, anything else Spanish). */
 export function lang(language: string | undefined): 'es' | 'en' {

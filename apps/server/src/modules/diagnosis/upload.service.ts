@@ -14,7 +14,7 @@ import { HttpError } from '../../lib/errors.ts';
 import { nowIso, randomToken } from '../../lib/tokens.ts';
 import type { DiagnosisRepository } from './diagnosis.repository.ts';
 import type { MediaStore } from './media.ts';
-import { inspectImage, safeImageName } from './uploads.ts';
+import { displayName, inspectImage } from './uploads.ts';
 
 export interface UploadInput {
   bytes: Buffer;
@@ -29,9 +29,7 @@ export class UploadService {
   ) {}
 
   async upload(userId: number, input: UploadInput): Promise<UploadReply> {
-    const rawName = input.nameImg?.trim() ? input.nameImg : input.filename;
-    if (input.filename) safeImageName(input.filename);
-    const nameImg = safeImageName(rawName ?? '');
+    const nameImg = displayName(input.nameImg, input.filename);
     const img = await inspectImage(input.bytes);
     if ((await this.repo.countUnfinished(userId)) >= UPLOAD_LIMITS.maxPending) {
       throw new HttpError(409, M.tooManyPending);

@@ -47,6 +47,16 @@ export function safeImageName(raw: string): string {
   return safe;
 }
 
+/**
+ * The name a photo is shown under: the user's nameImg, else the file's own name; a file name that
+ * is given must be acceptable too, even when nameImg replaces it.
+ */
+export function displayName(nameImg: string | undefined, filename: string | undefined): string {
+  const rawName = nameImg?.trim() ? nameImg : filename;
+  if (filename) safeImageName(filename);
+  return safeImageName(rawName ?? '');
+}
+
 /** Checks an uploaded image completely (header, pixel count, full decode). */
 export async function inspectImage(bytes: Buffer): Promise<InspectedImage> {
   if (bytes.length === 0) throw new HttpError(400, M.emptyFile);

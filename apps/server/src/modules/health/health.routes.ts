@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ENDPOINTS, type HealthReply } from '@diagrodl/contracts';
+import { ENDPOINTS, type HealthReply, TOOL } from '@diagrodl/contracts';
 import { type Db, pingDatabase } from '../../db/database.ts';
 import { openApiRoute, route } from '../../lib/contract-routes.ts';
 
@@ -17,7 +17,7 @@ export function healthRoutes(
   deps: { db: Db; maintenance: boolean; models: () => ModelInfo[] },
 ): void {
   // The API as OpenAPI 3.1, generated from the endpoint table of packages/contracts.
-  openApiRoute(app, { title: 'DiAgroDL API', version: '1' });
+  openApiRoute(app, { title: `${TOOL} API`, version: '1' });
   route(
     app,
     ENDPOINTS.health,

@@ -3,7 +3,7 @@
  * (result-view.ts), small JPEGs of each photo and its heatmap (each file decoded once, in the
  * model worker), the PDF rendered by report-pdf.ts and kept in the user's `reports` media folder.
  */
-import { DIAGNOSIS_MESSAGES as M, type ReportReply } from '@diagrodl/contracts';
+import { DIAGNOSIS_MESSAGES as M, type ReportReply, TOOL } from '@diagrodl/contracts';
 import { ModelRegistry } from '../../../inference/models.ts';
 import { HttpError } from '../../../lib/errors.ts';
 import { randomToken } from '../../../lib/tokens.ts';
@@ -19,7 +19,6 @@ export class ReportService {
     private readonly media: MediaStore,
     /** Test accuracies for the cover; small JPEGs of the photo and its heatmap, off the event loop. */
     private readonly models: Pick<ModelWorker, 'accuracy' | 'thumbnail'>,
-    private readonly productName = 'DiAgroDL',
   ) {}
 
   async makeReport(userId: number, baseUrl: string): Promise<ReportReply> {
@@ -50,7 +49,7 @@ export class ReportService {
       });
     }
     const pdf = await renderDiagnosisReport({
-      productName: this.productName,
+      productName: TOOL,
       userName: user?.userName ?? String(userId),
       date: new Date(),
       language,
