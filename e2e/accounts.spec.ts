@@ -378,6 +378,8 @@ test.describe('login', () => {
     await page.getByRole('button', { name: 'Entrar' }).click();
     await expect(page.locator('[data-shell="auth"]')).toBeVisible();
     await expect(page).toHaveURL(/\/$/);
+    // a stray session check would come after the navigation: let the page settle first
+    await page.waitForLoadState('networkidle');
     expect(calls).toEqual(['POST /api/login/']);
   });
 

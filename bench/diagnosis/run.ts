@@ -133,7 +133,8 @@ async function main(): Promise<void> {
     const ips = N / (quantile(batchTimes, 0.5) / 1000);
     let torch = 'not measured (--no-torch)';
     if (!noTorch && clf instanceof OnnxModel) {
-      const arch = clf.card.architecture.startsWith('mobilenet') ? 'mobilenet' : id;
+      // the card's architecture is a pipeline arch name (mobilenet_v2, resnet50, ...): the same network
+      const arch = clf.card.architecture;
       const t = torchImagesPerSecond(arch, clf.inputSize, files);
       torch =
         typeof t === 'number'

@@ -496,24 +496,32 @@ def choose_views(model_path: Path, sets: dict[str, np.ndarray], outs: dict, y_la
     return best, best_out, [note]
 
 
-def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR, max_views: int = 1) -> dict:
-    """Chooses, on the validation sets the run used, the symmetric views the graph averages (choose_views, when
-    max_views > 1 and the file has none yet) and then the leaf and confidence thresholds (choose_thresholds) from
-    the exported file's outputs; re-evaluates every set on the file and rewrites the card's file, metrics, rules,
-    evaluation and goals. Network, calibration and leaf scaling are unchanged."""
+def evaluation_sources(card: dict, cache_dir: Path = DEFAULT_CACHE_DIR) -> tuple[TransferConfig, object, dict]:
+    """The run's config, the lab data set's decode cache and every non-training set (lab validation and test,
+    field validation, negatives validation and held-out), as `rethreshold` and `quantize.recalibrate` use them."""
     from . import data as D
 
-    cp = card_path(model_path)
-    card = json.loads(cp.read_text())
-    had_views = int(card.get("test_time_views", {}).get("count", 1))
-    if max_views > 1 and had_views > 1:
-        raise SystemExit(f"error: {model_path} already averages {had_views} views")
     cfg = TransferConfig(**card["training"]["config"])
     items = D.scan()
     split = D.grouped_stratified_split(items)
     cache = D.build_cache(items, cache_dir=cache_dir)
     idx = {k: cache.indices(v) for k, v in split.items()}
-    src = load_sources(cfg, cache, idx, training=False)
+    return cfg, cache, load_sources(cfg, cache, idx, training=False)
+
+
+def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR, max_views: int = 1,
+                sources: tuple[TransferConfig, object, dict] | None = None) -> dict:
+    """Chooses, on the validation sets the run used, the symmetric views the graph averages (choose_views, when
+    max_views > 1 and the file has none yet) and then the leaf and confidence thresholds (choose_thresholds) from
+    the exported file's outputs; re-evaluates every set on the file and rewrites the card's file, metrics, rules,
+    evaluation and goals. Network, calibration and leaf scaling are unchanged. `sources`: what
+    `evaluation_sources` returns, when the caller has it already."""
+    cp = card_path(model_path)
+    card = json.loads(cp.read_text())
+    had_views = int(card.get("test_time_views", {}).get("count", 1))
+    if max_views > 1 and had_views > 1:
+        raise SystemExit(f"error: {model_path} already averages {had_views} views")
+    cfg, cache, src = sources or evaluation_sources(card, cache_dir)
     lab_val = src["lab_val"]
     vrng = np.random.default_rng(cfg.seed + 1)  # the same synthetic validation images as build_feature_sets
     synth = [FA.synthetic_non_leaf(vrng) for _ in range(max(10, cfg.synthetic // 8))]

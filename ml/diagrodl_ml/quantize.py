@@ -30,22 +30,23 @@ from .calibrate import calibrated, choose_calibration, ece, nll, softmax
 from .card import card_path, write_card
 from .evaluate import ort_outputs
 from .export import file_digest
-from .fieldtrain import TransferConfig, load_sources, rethreshold
+from .fieldtrain import evaluation_sources, rethreshold
 from .preprocess import preprocess_file
-from .sources import FIELD_DIR, NEGATIVES_DIR, SHARED_DATA
+from .sources import FIELD_DIR, NEGATIVES_DIR
 from .transfer import normalise_u8, to224
 
-SPLITS = Path(__file__).resolve().parents[1] / "splits"
-LAB_DIR = SHARED_DATA / "plantvillage-tomato"
+# the calibration photos: a fixed sample of each training part (split list, folder, how many)
+CALIBRATION_PARTS = (("train.txt", D.DEFAULT_DATA_DIR, 64), ("field_train.txt", FIELD_DIR, 32),
+                     ("negatives_train.txt", NEGATIVES_DIR, 32))
+CALIBRATION_SEED = 7
 
 
-def calibration_files(n_lab: int = 64, n_field: int = 32, n_neg: int = 32, seed: int = 7) -> list[Path]:
+def calibration_files() -> list[Path]:
     """A fixed sample of training photos: lab training split, field training part, negatives training part."""
-    rng = random.Random(seed)
+    rng = random.Random(CALIBRATION_SEED)
     out: list[Path] = []
-    for name, root, n in (("train.txt", LAB_DIR, n_lab), ("field_train.txt", FIELD_DIR, n_field),
-                          ("negatives_train.txt", NEGATIVES_DIR, n_neg)):
-        lines = [ln for ln in (SPLITS / name).read_text().splitlines() if ln.strip()]
+    for name, root, n in CALIBRATION_PARTS:
+        lines = [ln for ln in (D.SPLITS_DIR / name).read_text().splitlines() if ln.strip()]
         out += [root / ln for ln in rng.sample(lines, min(n, len(lines)))]
     return out
 
@@ -80,28 +81,28 @@ def activations_to_quantize(graph: onnx.GraphProto) -> list[str]:
     return wanted
 
 
-def activation_ranges(model_path: Path, names: list[str], batches: list[np.ndarray]) -> dict[str, tuple[float, float]]:
-    """Mean over batches of each tensor's minimum and maximum (onnxruntime-node on a copy with them as outputs)."""
+def probe_outputs(model_path: Path, names: list[str], batches: list[np.ndarray]) -> list[list[np.ndarray]]:
+    """The values of inner tensors `names` on each batch (onnxruntime-node on a temporary copy of the model that
+    has them as outputs, each through an Identity with a file-safe name: tensor names hold '/')."""
     m = onnx.load(str(model_path))
-    # each tensor leaves the probe through an Identity with a file-safe name (tensor names hold '/')
-    probe_names = {name: f"calibration_{k}" for k, name in enumerate(names)}
-    for name, out_name in probe_names.items():
-        m.graph.node.append(helper.make_node("Identity", [name], [out_name]))
-        m.graph.output.append(helper.make_tensor_value_info(out_name, TensorProto.FLOAT, None))
-    probe = model_path.with_suffix(".calibration-probe.onnx")
+    outs = [f"probe_{k}" for k in range(len(names))]
+    for name, out in zip(names, outs):
+        m.graph.node.append(helper.make_node("Identity", [name], [out]))
+        m.graph.output.append(helper.make_tensor_value_info(out, TensorProto.FLOAT, None))
+    probe = model_path.with_suffix(".probe.onnx")
     onnx.save(m, str(probe))
-    lo: dict[str, list[float]] = {n: [] for n in names}
-    hi: dict[str, list[float]] = {n: [] for n in names}
-    skip = tuple(o.name for o in m.graph.output if not o.name.startswith("calibration_"))
+    skip = tuple(o.name for o in m.graph.output if o.name not in outs)
     try:
-        for b in batches:
-            out = ort_outputs(probe, b, skip=skip)
-            for name, out_name in probe_names.items():
-                lo[name].append(float(out[out_name].min()))
-                hi[name].append(float(out[out_name].max()))
+        return [[got[out] for out in outs] for got in (ort_outputs(probe, b, skip=skip) for b in batches)]
     finally:
         probe.unlink(missing_ok=True)
-    return {n: (float(np.mean(lo[n])), float(np.mean(hi[n]))) for n in names}
+
+
+def activation_ranges(model_path: Path, names: list[str], batches: list[np.ndarray]) -> dict[str, tuple[float, float]]:
+    """Mean over batches of each tensor's minimum and maximum."""
+    per_batch = probe_outputs(model_path, names, batches)
+    return {n: (float(np.mean([float(b[k].min()) for b in per_batch])),
+                float(np.mean([float(b[k].max()) for b in per_batch]))) for k, n in enumerate(names)}
 
 
 def _uint8_params(lo: float, hi: float) -> tuple[float, int]:
@@ -116,20 +117,22 @@ def quantize_model(src: Path, dst: Path, ranges: dict[str, tuple[float, float]])
     m = onnx.load(str(src))
     g = m.graph
     inits = {i.name: i for i in g.initializer}
-    act_scale: dict[str, float] = {}
     new_inits: list[TensorProto] = []
-    qdq_nodes: list[onnx.NodeProto] = []
-    rename: dict[str, str] = {}
+    # each Q/DQ pair goes right after the node that makes its tensor (-1: a graph input), keeping topological order
+    producers = {o: idx for idx, n in enumerate(g.node) for o in n.output}
+    after: dict[int, list[onnx.NodeProto]] = {}
+    rename: dict[str, str] = {}  # tensor -> its dequantized copy
+    dq_scale: dict[str, float] = {}  # dequantized copy -> its scale
     for t, (lo, hi) in ranges.items():
         scale, zero = _uint8_params(lo, hi)
-        act_scale[t] = scale
         s, z = f"{t}__qscale", f"{t}__qzero"
         new_inits += [numpy_helper.from_array(np.array(scale, dtype=np.float32), s),
                       numpy_helper.from_array(np.array(zero, dtype=np.uint8), z)]
         q, dq = f"{t}__q", f"{t}__dq"
-        qdq_nodes.append(helper.make_node("QuantizeLinear", [t, s, z], [q], name=f"{t}__Q"))
-        qdq_nodes.append(helper.make_node("DequantizeLinear", [q, s, z], [dq], name=f"{t}__DQ"))
-        rename[t] = dq
+        after.setdefault(producers.get(t, -1), []).extend([
+            helper.make_node("QuantizeLinear", [t, s, z], [q], name=f"{t}__Q"),
+            helper.make_node("DequantizeLinear", [q, s, z], [dq], name=f"{t}__DQ")])
+        rename[t], dq_scale[dq] = dq, scale
     # every consumer reads the dequantized tensor (graph outputs keep their names: none is quantized)
     for n in g.node:
         for k, i in enumerate(n.input):
@@ -144,11 +147,22 @@ def quantize_model(src: Path, dst: Path, ranges: dict[str, tuple[float, float]])
         return numpy_helper.to_array(inits[name])
 
     weight_nodes: list[onnx.NodeProto] = []
+
+    def dequantized(base: str, q: np.ndarray, scale: np.ndarray, tag: str) -> str:
+        """An int constant and its per-channel scale behind a DequantizeLinear (axis 0); returns its output."""
+        new_inits.extend([numpy_helper.from_array(q, f"{base}__{tag}_q"),
+                          numpy_helper.from_array(scale, f"{base}__{tag}_scale"),
+                          numpy_helper.from_array(np.zeros(len(scale), dtype=q.dtype), f"{base}__{tag}_zero")])
+        weight_nodes.append(helper.make_node("DequantizeLinear", [f"{base}__{tag}_q", f"{base}__{tag}_scale",
+                                                                  f"{base}__{tag}_zero"], [f"{base}__{tag}"],
+                                             name=f"{base}__{tag}_DQ", axis=0))
+        return f"{base}__{tag}"
+
     for n in g.node:
         if not _is_trunk_conv(n):
             continue
         w = const(n.input[1]).astype(np.float32)
-        in_scale = act_scale[next(k for k, v in rename.items() if v == n.input[0])]
+        in_scale = dq_scale[n.input[0]]
         has_bias = len(n.input) > 2 and bool(n.input[2])
         b = const(n.input[2]).astype(np.float64) if has_bias else np.zeros(w.shape[0])
         # a channel whose weights are (nearly) all zero still needs its bias to fit in int32
@@ -156,33 +170,12 @@ def quantize_model(src: Path, dst: Path, ranges: dict[str, tuple[float, float]])
                              np.maximum(np.abs(b) / (in_scale * (2**31 - 1)), 1e-12)).astype(np.float32)
         wq = np.clip(np.round(w / w_scale[:, None, None, None]), -127, 127).astype(np.int8)
         base = n.output[0]
-
-        def dequantized(q: np.ndarray, scale: np.ndarray, tag: str) -> str:
-            """An int constant and its per-channel scale behind a DequantizeLinear (axis 0); returns its output."""
-            new_inits.extend([numpy_helper.from_array(q, f"{base}__{tag}_q"),
-                              numpy_helper.from_array(scale, f"{base}__{tag}_scale"),
-                              numpy_helper.from_array(np.zeros(len(scale), dtype=q.dtype), f"{base}__{tag}_zero")])
-            weight_nodes.append(helper.make_node("DequantizeLinear", [f"{base}__{tag}_q", f"{base}__{tag}_scale",
-                                                                      f"{base}__{tag}_zero"], [f"{base}__{tag}"],
-                                                 name=f"{base}__{tag}_DQ", axis=0))
-            return f"{base}__{tag}"
-
-        n.input[1] = dequantized(wq, w_scale, "w")
+        n.input[1] = dequantized(base, wq, w_scale, "w")
         if has_bias:
             b_scale = (np.float32(in_scale) * w_scale).astype(np.float32)
             bq = np.clip(np.round(b / b_scale), -(2**31 - 1), 2**31 - 1).astype(np.int32)
-            n.input[2] = dequantized(bq, b_scale, "b")
-    # each Q/DQ pair goes right after the node that makes its tensor (topological order kept)
-    producers = {o: idx for idx, n in enumerate(g.node) for o in n.output}
+            n.input[2] = dequantized(base, bq, b_scale, "b")
     nodes = list(g.node)
-    after: dict[int, list[onnx.NodeProto]] = {}
-    for qn in qdq_nodes:
-        t = qn.input[0] if qn.op_type == "QuantizeLinear" else None
-        key = producers.get(t, -1) if t else None
-        if key is None:  # a DequantizeLinear follows its QuantizeLinear
-            key = last
-        after.setdefault(key, []).append(qn)
-        last = key
     ordered = weight_nodes + after.get(-1, [])
     for idx, n in enumerate(nodes):
         ordered.append(n)
@@ -204,9 +197,9 @@ def quantize(src: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR, n_batc
     calibration fitted again on the lab validation split (`recalibrate`), then the thresholds chosen again on
     validation and every figure of the card measured on the new file (`fieldtrain.rethreshold`)."""
     src_digest, card = file_digest(src), json.loads(card_path(src).read_text())  # src may be dst
-    files = calibration_files()
+    files = calibration_files()[:n_batches * batch]
     xs = np.stack([preprocess_file(f) for f in files])
-    batches = [xs[i:i + batch] for i in range(0, min(len(xs), n_batches * batch), batch)]
+    batches = [xs[i:i + batch] for i in range(0, len(xs), batch)]
     m = onnx.load(str(src))
     names = activations_to_quantize(m.graph)
     ranges = activation_ranges(src, names, batches)
@@ -217,14 +210,15 @@ def quantize(src: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR, n_batc
                   "channel (symmetric) with int32 biases, their activations uint8 per tensor (range: mean of per-batch "
                   "minimum and maximum); head, calibration, leaf score and heatmap float32; onnxruntime runs "
                   "QLinearConv and QLinearAdd",
-        "calibration_photos": len(xs[:n_batches * batch]),
-        "calibration_sources": "training parts only: lab training split 64, field training part 32, negatives "
-                               "training part 32 (fixed sample, seed 7)",
+        "calibration_photos": len(files),
+        "calibration_sources": "training parts only: " + ", ".join(f"{n} of {name}" for name, _, n in CALIBRATION_PARTS)
+                               + f" (fixed sample, seed {CALIBRATION_SEED})",
         "from": {"name": src.name, **src_digest},
     }
     write_card(card, card_path(dst))
-    recalibrate(dst, cache_dir)
-    rethreshold(dst, cache_dir, 1)
+    sources = evaluation_sources(card, cache_dir)  # decoded once for both steps
+    recalibrate(dst, sources)
+    rethreshold(dst, sources=sources)
     return {"file": str(dst), **file_digest(dst), "quantized_tensors": len(names)}
 
 
@@ -234,34 +228,21 @@ def _disease_logits_tensor(graph: onnx.GraphProto) -> str:
     return next(i for i in mul.input if i != "inv_t")
 
 
-def recalibrate(model_path: Path, cache_dir: Path) -> dict:
+def recalibrate(model_path: Path, sources: tuple) -> dict:
     """Fits the temperature and class biases again on the lab validation split, on this file's own disease
     logits (quantization moves them a little), writes them into the graph and the card. The leaf scaling and
-    the thresholds are left to `rethreshold`, which runs next."""
+    the thresholds are left to `rethreshold`, which runs next. `sources`: `fieldtrain.evaluation_sources`."""
     cp = card_path(model_path)
     card = json.loads(cp.read_text())
-    cfg = TransferConfig(**card["training"]["config"])
-    items = D.scan()
-    split = D.grouped_stratified_split(items)
-    cache = D.build_cache(items, cache_dir=cache_dir)
-    idx = {k: cache.indices(v) for k, v in split.items()}
-    lab_val = load_sources(cfg, cache, idx, training=False)["lab_val"]
+    cfg, cache, src = sources
+    lab_val = src["lab_val"]
     x = normalise_u8(np.stack([to224(np.asarray(cache.images[j])) for j in lab_val]))
     y = cache.labels[lab_val]
 
     m = onnx.load(str(model_path))
-    logits_name = _disease_logits_tensor(m.graph)
-    probe = onnx.load(str(model_path))
-    probe.graph.node.append(helper.make_node("Identity", [logits_name], ["calibration_logits"]))
-    probe.graph.output.append(helper.make_tensor_value_info("calibration_logits", TensorProto.FLOAT, None))
-    probe_path = model_path.with_suffix(".calibration-probe.onnx")
-    onnx.save(probe, str(probe_path))
-    try:
-        skip = tuple(o.name for o in probe.graph.output if o.name != "calibration_logits")
-        logits = np.concatenate([ort_outputs(probe_path, x[s:s + 512], skip=skip)["calibration_logits"]
-                                 for s in range(0, len(x), 512)]).astype(np.float64)
-    finally:
-        probe_path.unlink(missing_ok=True)
+    batches = [x[s:s + 512] for s in range(0, len(x), 512)]
+    logits = np.concatenate([b[0] for b in probe_outputs(model_path, [_disease_logits_tensor(m.graph)], batches)])
+    logits = logits.astype(np.float64)
     cal = choose_calibration(logits, y, seed=cfg.seed)
     t, bias = cal["temperature"], cal["bias"]
     for init in m.graph.initializer:
