@@ -1,5 +1,5 @@
-// The shipped model on a photo that is not a tomato leaf (a cat: ../shared/pretrained/
-// mobilenet_v2_imagenet/cat.bmp, converted to JPEG here): the results screen and the history
+// The shipped model on a photo that is not a tomato leaf (a cat: apps/server/src/testing/
+// fixtures/not-leaf/gato.jpg): the results screen and the history
 // say 'No parece una hoja de tomate' with the photo hint. Needs a model whose card has a
 // rejection.leaf_threshold (a graph with a `leaf` output), as the shipped one has; the test fails
 // otherwise. The server uses MODELS_DIR when set.

@@ -1,5 +1,5 @@
-// The shipped model on a photo that is not a tomato leaf (a cat, ../shared/pretrained/
-// mobilenet_v2_imagenet/cat.bmp, converted to JPEG here): the row is 'not_leaf'. This needs a model
+// The shipped model on a photo that is not a tomato leaf (a cat, testing/fixtures/not-leaf/gato.jpg,
+// from the MobileNetV2 sample images): the row is 'not_leaf'. This needs a model
 // whose card has a rejection.leaf_threshold (and so a graph with a `leaf` output), as the shipped
 // one has; the test fails otherwise. Models come from MODELS_DIR when set, else models/.
 import { spawnSync } from 'node:child_process';
@@ -21,7 +21,7 @@ import {
   reportText,
   uploadForm,
 } from '../../testing/diagnosis.ts';
-import { NOT_LEAF_BMP, notLeafJpeg } from '../../testing/not-leaf-photo.ts';
+import { NOT_LEAF_JPEG, notLeafJpeg } from '../../testing/not-leaf-photo.ts';
 import { repoRoot } from '../../config.ts';
 
 describe("a photo that is not a tomato leaf, on the shipped model: 'No parece una hoja de tomate'", () => {
@@ -51,7 +51,7 @@ describe("a photo that is not a tomato leaf, on the shipped model: 'No parece un
         mobilenet!.leafThreshold,
         "the shipped MobileNet has a learned 'not a tomato leaf' rule (rejection.leaf_threshold)",
       ).toBeDefined();
-      expect(fs.existsSync(NOT_LEAF_BMP), NOT_LEAF_BMP).toBe(true);
+      expect(fs.existsSync(NOT_LEAF_JPEG), NOT_LEAF_JPEG).toBe(true);
       const { browser } = await loggedIn(server.app, server.baseUrl, 'Gato00001');
       expect(
         (await browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') })).status,
