@@ -139,6 +139,12 @@ export const NOT_LEAF_HINT = {
   en: 'Photograph a single leaf of a tomato plant, close up, filling most of the frame.',
 } as const;
 
+/** Under the three most likely classes of a row that is not a diagnosis (results card and PDF report). */
+export const TOP3_REFERENCE_ONLY = {
+  es: 'Solo como referencia: no es un diagnóstico.',
+  en: 'For reference only: not a diagnosis.',
+} as const;
+
 /** Spanish messages of the upload rules (server `detail`s). */
 export const UPLOAD_LIMITS = {
   maxBytes: 15 * 1024 * 1024,

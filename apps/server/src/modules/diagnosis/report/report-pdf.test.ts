@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_LEAF, NOT_LEAF_HINT, NOT_RECOGNISED } from '@diagrodl/contracts';
+import { NOT_LEAF, NOT_LEAF_HINT, NOT_RECOGNISED, TOP3_REFERENCE_ONLY } from '@diagrodl/contracts';
 import { CLASS_IDS, type ClassId, classInfo, className } from '@diagrodl/contracts/classes';
 import { leafPhoto } from '../../../testing/diagnosis.ts';
 import { ADVICE, NOT_RECOGNISED_ADVICE } from './advice.ts';
@@ -51,6 +51,29 @@ async function images(language: 'es' | 'en'): Promise<ReportImage[]> {
     });
   }
   return out;
+}
+
+/** Pairs of words of one page of a PDF whose boxes overlap (pdftotext -bbox). */
+function wordBoxes(file: string, page: number) {
+  const p = String(page);
+  return [
+    ...execFileSync('pdftotext', ['-bbox', '-f', p, '-l', p, file, '-'])
+      .toString()
+      .matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</g),
+  ].map((m) => ({ x0: +m[1]!, y0: +m[2]!, x1: +m[3]!, y1: +m[4]!, word: m[5]! }));
+}
+
+function overlappingWords(file: string, page: number): string[] {
+  const boxes = wordBoxes(file, page);
+  expect(boxes.length).toBeGreaterThan(20);
+  return boxes.flatMap((a, i) =>
+    boxes
+      .slice(i + 1)
+      .filter(
+        (b) => a.x0 < b.x1 - 0.5 && b.x0 < a.x1 - 0.5 && a.y0 < b.y1 - 0.5 && b.y0 < a.y1 - 0.5,
+      )
+      .map((b) => `${a.word} / ${b.word}`),
+  );
 }
 
 describe('diagnosis report PDF', () => {
@@ -114,6 +137,17 @@ describe('diagnosis report PDF', () => {
     expect(notLeafBlock).toContain(NOT_LEAF_HINT.es.slice(0, 30));
     expect(notLeafBlock).not.toContain(NOT_RECOGNISED_ADVICE.es[0].slice(0, 30));
     expect(notLeafBlock).not.toContain('Más información');
+    // the three classes of a refused photo are marked as no diagnosis; those of a diagnosis are not
+    const flat = (s: string) => s.replace(/\s+/g, ' ');
+    expect(flat(notLeafBlock)).toContain(TOP3_REFERENCE_ONLY.es);
+    expect(flat(byPage[2]!).split(TOP3_REFERENCE_ONLY.es)).toHaveLength(3);
+    expect(flat(byPage[1]!)).not.toContain(TOP3_REFERENCE_ONLY.es);
+    // the added line keeps the refused blocks' text clear of each other and of the next block
+    expect(overlappingWords(file, 3)).toEqual([]);
+    const words = wordBoxes(file, 3);
+    const nextTitle = words.find((w) => w.word === 'hoja_número_6.jpg')!;
+    const lastOfBlock5 = Math.max(...words.filter((w) => w.y1 < nextTitle.y0 + 1).map((w) => w.y1));
+    expect(lastOfBlock5).toBeLessThan(nextTitle.y0);
     expect(byPage[3]).toContain('Resumen');
     // summary: late blight twice, one not recognised, one not a leaf, total 6
     expect(byPage[3]).toMatch(/Tizón tardío\s+2/);
@@ -165,7 +199,10 @@ describe('diagnosis report PDF', () => {
     fs.writeFileSync(file, pdf);
     const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
     expect(text.replace(/\s+/g, ' ')).toContain(NOT_LEAF.en);
-    expect(text.replace(/\s+/g, ' ')).toContain(NOT_LEAF_HINT.en);
+    // the hint's column runs below the photo's caption, so it is read in drawing order, not by layout
+    const flow = execFileSync('pdftotext', [file, '-']).toString().replace(/\s+/g, ' ');
+    expect(flow).toContain(NOT_LEAF_HINT.en);
+    expect(flow).toContain(TOP3_REFERENCE_ONLY.en);
     expect(text).toMatch(/This does not look like a tomato leaf\s+1/);
   });
 
@@ -204,22 +241,6 @@ describe('diagnosis report PDF', () => {
     expect(text.replace(/\s+/g, '')).toContain(`1.${name}`);
 
     // no two words of the page overlap (the name used to run into the diagnosis column)
-    const boxes = [
-      ...execFileSync('pdftotext', ['-bbox', '-f', '2', '-l', '2', file, '-'])
-        .toString()
-        .matchAll(
-          /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</g,
-        ),
-    ].map((m) => ({ x0: +m[1]!, y0: +m[2]!, x1: +m[3]!, y1: +m[4]!, word: m[5]! }));
-    expect(boxes.length).toBeGreaterThan(20);
-    const overlaps = boxes.flatMap((a, i) =>
-      boxes
-        .slice(i + 1)
-        .filter(
-          (b) => a.x0 < b.x1 - 0.5 && b.x0 < a.x1 - 0.5 && a.y0 < b.y1 - 0.5 && b.y0 < a.y1 - 0.5,
-        )
-        .map((b) => `${a.word} / ${b.word}`),
-    );
-    expect(overlaps).toEqual([]);
+    expect(overlappingWords(file, 2)).toEqual([]);
   });
 });

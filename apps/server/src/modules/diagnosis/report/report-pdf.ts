@@ -12,6 +12,7 @@ import {
   NOT_LEAF,
   NOT_LEAF_HINT,
   NOT_RECOGNISED,
+  TOP3_REFERENCE_ONLY,
   type TopClass,
 } from '@diagrodl/contracts';
 import { CLASS_IDS, type ClassId, className } from '@diagrodl/contracts/classes';
@@ -250,6 +251,11 @@ export function renderDiagnosisReport(input: ReportInput): Promise<Buffer> {
     im.top3.forEach((c, i) =>
       doc.text(`${i + 1}. ${c.predict} — ${prob(c.probability)}`, { width: tw }),
     );
+    // a refused photo's three classes are not a diagnosis: said in a line of their own, small
+    if (!im.accepted) {
+      doc.fontSize(8).fillColor(GREY).text(TOP3_REFERENCE_ONLY[input.language], { width: tw });
+      doc.fontSize(9.5).fillColor('black');
+    }
     const advice: readonly string[] =
       im.reason === 'not_leaf'
         ? [NOT_LEAF_HINT[input.language]]

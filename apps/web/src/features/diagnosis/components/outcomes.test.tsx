@@ -11,6 +11,7 @@ import {
   NOT_LEAF,
   NOT_LEAF_HINT,
   NOT_RECOGNISED,
+  TOP3_REFERENCE_ONLY,
 } from '@diagrodl/contracts';
 import i18n from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
@@ -75,6 +76,7 @@ describe('the three outcomes of a photo', () => {
       expect(t('diagnosis.results.notLeaf')).toBe(NOT_LEAF[lang]);
       expect(t('diagnosis.results.notLeafHint')).toBe(NOT_LEAF_HINT[lang]);
       expect(t('diagnosis.results.notRecognised')).toBe(NOT_RECOGNISED[lang]);
+      expect(t('diagnosis.results.top3NotDiagnosis')).toBe(TOP3_REFERENCE_ONLY[lang]);
     }
   });
 
