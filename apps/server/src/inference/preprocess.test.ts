@@ -126,9 +126,9 @@ describe('preprocessing: sharp (server) vs PIL (training pipeline)', () => {
     }
   });
 
-  it('applies the EXIF orientation and returns the 224x224 RGB for overlays', async () => {
+  it('applies the EXIF orientation', async () => {
     const out = await preprocessImage(readFileSync(path.join(dir, 'exif-rotated.jpg')));
     expect([out.width, out.height]).toEqual([200, 300]);
-    expect(out.rgb224.length).toBe(INPUT_SIZE * INPUT_SIZE * 3);
+    expect(out.tensor.length).toBe(3 * INPUT_SIZE * INPUT_SIZE);
   });
 });

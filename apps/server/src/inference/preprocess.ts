@@ -11,12 +11,7 @@
  * Steps 2-4 are one piece of code shared with the browser (@diagrodl/contracts/inference/preprocess).
  */
 import sharp from 'sharp';
-import {
-  INPUT_SIZE,
-  cropResize,
-  normalize,
-  toRgb8,
-} from '@diagrodl/contracts/inference/preprocess';
+import { INPUT_SIZE, cropResize, normalize } from '@diagrodl/contracts/inference/preprocess';
 
 // The arithmetic (crop, area resize, normalisation) is shared with the browser's on-device
 // diagnosis: packages/contracts/src/inference/preprocess.ts. Only decoding is the server's.
@@ -37,8 +32,6 @@ export interface PreprocessedImage {
   /** Size of the decoded, oriented image before cropping. */
   width: number;
   height: number;
-  /** The size x size RGB image the model sees (rounded to 8 bits), for heatmap overlays. */
-  rgb224: Buffer;
   size: number;
 }
 
@@ -77,10 +70,7 @@ export function preprocessDecoded(
   { data, width, height }: DecodedRgb,
   size: number = INPUT_SIZE,
 ): PreprocessedImage {
-  const hwc = cropResize(data, width, height, size);
-  const rgb8 = toRgb8(hwc);
-  const rgb224 = Buffer.from(rgb8.buffer, rgb8.byteOffset, rgb8.length);
-  return { tensor: normalize(hwc, size), width, height, rgb224, size };
+  return { tensor: normalize(cropResize(data, width, height, size), size), width, height, size };
 }
 
 /** Stacks several preprocessed tensors into one [N, 3, size, size] batch. */

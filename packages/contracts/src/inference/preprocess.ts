@@ -121,20 +121,12 @@ export function cropResize(
 export function normalize(hwc: Float64Array, size: number): Float32Array {
   const plane = size * size;
   const out = new Float32Array(3 * plane);
-  for (let p = 0; p < plane; p++) {
-    for (let c = 0; c < 3; c++) {
-      out[c * plane + p] =
-        ((hwc[p * 3 + c] as number) / 255 - (MEAN[c] as number)) / (STD[c] as number);
-    }
+  for (let c = 0; c < 3; c++) {
+    const mean = MEAN[c] as number;
+    const std = STD[c] as number;
+    const base = c * plane;
+    for (let p = 0; p < plane; p++) out[base + p] = ((hwc[p * 3 + c] as number) / 255 - mean) / std;
   }
-  return out;
-}
-
-/** The size x size image the model sees, rounded to 8 bits (heatmap overlays). */
-export function toRgb8(hwc: Float64Array): Uint8Array {
-  const out = new Uint8Array(hwc.length);
-  for (let i = 0; i < hwc.length; i++)
-    out[i] = Math.min(255, Math.max(0, Math.round(hwc[i] as number)));
   return out;
 }
 
