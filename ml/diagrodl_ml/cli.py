@@ -22,7 +22,7 @@ from . import data as D
 from .card import data_section
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
 from .quantize import quantize
-from .fieldtrain import reevaluate, rethreshold, run
+from .fieldtrain import record_cpu_figures, reevaluate, rethreshold, run
 from .finish import finish
 from .fixtures import tiny_reference, write_tiny_fixture
 from .models import VIEW_COUNTS
@@ -87,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     _common(pe)
     pe.add_argument("--model", required=True)
     pe.add_argument("--update-card", action="store_true")
+    pe.add_argument("--record-cpu", action="store_true",
+                    help="int8 file: store the figures measured here as the card's figures for this kind of CPU")
     prt = sub.add_parser("rethreshold", help="choose the not-a-leaf and confidence thresholds of a fine-tuned export again "
                                              "on validation (and, with --max-views, the symmetric views it averages) and "
                                              "rewrite its card")
@@ -127,7 +129,12 @@ def main(argv: list[str] | None = None) -> int:
         model_path = Path(args.model)
         card = read_card(model_path)
         if "leaf_threshold" in card["rejection"]:  # the fine-tuned network (fieldtrain.py): every set the card reports
-            return report_reevaluation(model_path, *reevaluate(model_path, card, args.cache_dir))
+            figures, differ = reevaluate(model_path, card, args.cache_dir)
+            if args.record_cpu:
+                record_cpu_figures(model_path, figures)
+                print(f"recorded the figures for {figures['cpu']} in the card")
+                return report_reevaluation(model_path, *reevaluate(model_path, read_card(model_path), args.cache_dir))
+            return report_reevaluation(model_path, figures, differ)
         return evaluate_test_split(model_path, card, _prepare(args), update_card=args.update_card)
     torch.set_num_threads(args.threads)
     if args.cmd == "rethreshold":

@@ -189,10 +189,11 @@ def report_reevaluation(model_path: Path, figures: dict, differ: list[str]) -> i
     m = figures["metrics"]
     print(f"{model_path}: lab test n={m['n']} accuracy {m['accuracy']:.4f} min recall {m['min_recall']:.4f} "
           f"ECE {figures['calibration']['ece_after']:.4f} (onnxruntime-node)")
+    print(f"compared with {figures['compared_with']}")
     if differ:
         print("figures that differ from the card:\n  " + "\n  ".join(differ), file=sys.stderr)
         return 1
-    print("every figure of the card reproduced (within 1e-4)")
+    print(f"every figure of the card reproduced (within {figures['tolerance']:g})")
     return 0
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import platform
 import tempfile
 import time
 from dataclasses import asdict, fields
@@ -451,8 +452,52 @@ def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR
         for k, v in rep.items():
             if isinstance(v, float):
                 checks.append((f"evaluation.{set_name}.{k}", v, card["out_of_distribution"]["evaluation"][set_name][k]))
+    kind = cpu_kind()
+    by_cpu = card.get("quantization", {}).get("figures_by_cpu", {})
+    if kind in by_cpu:  # an int8 file measured on this kind of CPU before: the same integers, the same figures
+        checks = [(name, got, by_cpu[kind][name]) for name, got, _ in checks]
+        compared = f"the card's figures for {kind}"
+    elif "quantization" in card:  # int8 on another kind of CPU: other integer kernels (cpu_kind)
+        tolerance = max(tolerance, INT8_OTHER_CPU_TOLERANCE)
+        compared = f"the card's main figures; this CPU ({kind}) has none of its own, so int8 figures may differ"
+    else:
+        compared = "the card's figures"
     differ = [f"{name}: card {want}, now {got}" for name, got, want in checks if abs(got - want) > tolerance]
-    return {"metrics": m, "calibration": cal, "report": ev["report"]}, differ
+    return {"metrics": m, "calibration": cal, "report": ev["report"], "cpu": kind, "tolerance": tolerance,
+            "compared_with": compared, "flat": {name: got for name, got, _ in checks}}, differ
+
+
+# An int8 file's figures on a kind of CPU the card has no figures for. onnxruntime's integer kernels differ by
+# instruction set: without VNNI (AVX2, AVX-512 without VNNI) a pair of uint8 x int8 products is summed in a
+# saturating 16-bit register, so the same file gives slightly different probabilities. Measured on the shipped
+# file (2026-11-24): up to 0.033 between an AVX2-only CPU and the CPU it was quantized on (3 of 91 field photos).
+INT8_OTHER_CPU_TOLERANCE = 0.05
+
+
+def cpu_kind() -> str:
+    """The kind of CPU as onnxruntime's int8 kernels see it: machine and the widest relevant instruction set."""
+    flags: set[str] = set()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    except OSError:
+        pass
+    for flag, name in (("avx512_vnni", "AVX-512 VNNI"), ("avx_vnni", "AVX-VNNI"), ("avx512bw", "AVX-512"), ("avx2", "AVX2")):
+        if flag in flags:
+            return f"{platform.machine()} {name}"
+    return platform.machine()
+
+
+def record_cpu_figures(model_path: Path, figures: dict) -> None:
+    """Writes what `reevaluate` measured on this kind of CPU into the int8 card (`quantization.figures_by_cpu`)."""
+    path = card_path(model_path)
+    card = json.loads(path.read_text())
+    if "quantization" not in card:
+        raise SystemExit("error: --record-cpu is for int8 files (their card has a 'quantization' section)")
+    card["quantization"].setdefault("figures_by_cpu", {})[figures["cpu"]] = {k: round(v, 4) for k, v in figures["flat"].items()}
+    write_card(card, path)
 
 
 # ---------------------------------------------------------------- `rethreshold`: views and rules again, on an export
