@@ -452,7 +452,16 @@ def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR
         for k, v in rep.items():
             if isinstance(v, float):
                 checks.append((f"evaluation.{set_name}.{k}", v, card["out_of_distribution"]["evaluation"][set_name][k]))
-    kind = cpu_kind()
+    compared, tolerance, differ = compare_figures(checks, card, cpu_kind(), tolerance)
+    return {"metrics": m, "calibration": cal, "report": ev["report"], "cpu": cpu_kind(), "tolerance": tolerance,
+            "compared_with": compared, "flat": {name: got for name, got, _ in checks}}, differ
+
+
+def compare_figures(checks: list[tuple[str, float, float]], card: dict, kind: str,
+                    tolerance: float) -> tuple[str, float, list[str]]:
+    """(what was compared, the tolerance used, the figures that differ) for (name, measured, card's main figure)
+    triples measured on a CPU of `kind`: an int8 card's own figures for that kind within `tolerance`, else its
+    main figures (within INT8_OTHER_CPU_TOLERANCE for an int8 file)."""
     by_cpu = card.get("quantization", {}).get("figures_by_cpu", {})
     if kind in by_cpu:  # an int8 file measured on this kind of CPU before: the same integers, the same figures
         checks = [(name, got, by_cpu[kind][name]) for name, got, _ in checks]
@@ -462,9 +471,8 @@ def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR
         compared = f"the card's main figures; this CPU ({kind}) has none of its own, so int8 figures may differ"
     else:
         compared = "the card's figures"
-    differ = [f"{name}: card {want}, now {got}" for name, got, want in checks if abs(got - want) > tolerance]
-    return {"metrics": m, "calibration": cal, "report": ev["report"], "cpu": kind, "tolerance": tolerance,
-            "compared_with": compared, "flat": {name: got for name, got, _ in checks}}, differ
+    return compared, tolerance, [f"{name}: card {want}, now {got}" for name, got, want in checks
+                                 if abs(got - want) > tolerance]
 
 
 # An int8 file's figures on a kind of CPU the card has no figures for. onnxruntime's integer kernels differ by

@@ -210,6 +210,36 @@ if __name__ == "__main__":
     unittest.main()
 
 
+class CompareFiguresTest(unittest.TestCase):
+    """ml:evaluate compares an int8 file with the card's figures for its own kind of CPU, exactly; on another
+    kind, with the main figures within INT8_OTHER_CPU_TOLERANCE; a float file always exactly."""
+
+    def test_per_cpu_figures(self) -> None:
+        from diagrodl_ml.fieldtrain import INT8_OTHER_CPU_TOLERANCE, compare_figures, cpu_kind
+
+        self.assertTrue(cpu_kind())
+        checks = [("metrics.accuracy", 0.9386, 0.9386), ("evaluation.field_val.top1", 0.5275, 0.5165)]
+        int8 = {"quantization": {"figures_by_cpu": {"x86_64 AVX2": {"metrics.accuracy": 0.9386,
+                                                                    "evaluation.field_val.top1": 0.5275}}}}
+        compared, tol, differ = compare_figures(checks, int8, "x86_64 AVX2", 1e-4)
+        self.assertEqual((tol, differ), (1e-4, []))
+        self.assertIn("x86_64 AVX2", compared)
+        # the same measurement against this kind's own figures, one of them off by 0.001: reported
+        int8_off = {"quantization": {"figures_by_cpu": {"x86_64 AVX2": {"metrics.accuracy": 0.9376,
+                                                                        "evaluation.field_val.top1": 0.5275}}}}
+        self.assertEqual(compare_figures(checks, int8_off, "x86_64 AVX2", 1e-4)[2],
+                         ["metrics.accuracy: card 0.9376, now 0.9386"])
+        # another kind of CPU: the main figures, within the looser tolerance (0.011 passes, 0.06 does not)
+        compared, tol, differ = compare_figures(checks, int8, "x86_64 AVX-512 VNNI", 1e-4)
+        self.assertEqual((tol, differ), (INT8_OTHER_CPU_TOLERANCE, []))
+        self.assertIn("main figures", compared)
+        far = [("evaluation.field_val.top1", 0.5765, 0.5165)]
+        self.assertEqual(len(compare_figures(far, int8, "x86_64 AVX-512 VNNI", 1e-4)[2]), 1)
+        # a float file: exact, whatever the CPU
+        self.assertEqual(compare_figures(checks, {}, "x86_64 AVX2", 1e-4)[2],
+                         ["evaluation.field_val.top1: card 0.5165, now 0.5275"])
+
+
 class ShippedCardReproducedTest(unittest.TestCase):
     """`npm run ml:evaluate` on the shipped file gives every figure its card states (lab test, field validation,
     held-out negatives, stress set, synthetic non-leaves), within 1e-4 (a few minutes: it decodes the test split)."""
