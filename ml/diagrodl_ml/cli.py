@@ -130,10 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         card = read_card(model_path)
         if "leaf_threshold" in card["rejection"]:  # the fine-tuned network (fieldtrain.py): every set the card reports
             figures, differ = reevaluate(model_path, card, args.cache_dir)
-            if args.record_cpu:
-                record_cpu_figures(model_path, figures)
+            if args.record_cpu:  # the figures just measured become this kind of CPU's: no second evaluation
+                differ = record_cpu_figures(model_path, figures)
                 print(f"recorded the figures for {figures['cpu']} in the card")
-                return report_reevaluation(model_path, *reevaluate(model_path, read_card(model_path), args.cache_dir))
             return report_reevaluation(model_path, figures, differ)
         return evaluate_test_split(model_path, card, _prepare(args), update_card=args.update_card)
     torch.set_num_threads(args.threads)

@@ -452,8 +452,9 @@ def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR
         for k, v in rep.items():
             if isinstance(v, float):
                 checks.append((f"evaluation.{set_name}.{k}", v, card["out_of_distribution"]["evaluation"][set_name][k]))
-    compared, tolerance, differ = compare_figures(checks, card, cpu_kind(), tolerance)
-    return {"metrics": m, "calibration": cal, "report": ev["report"], "cpu": cpu_kind(), "tolerance": tolerance,
+    kind = cpu_kind()
+    compared, tolerance, differ = compare_figures(checks, card, kind, tolerance)
+    return {"metrics": m, "calibration": cal, "report": ev["report"], "cpu": kind, "tolerance": tolerance,
             "compared_with": compared, "flat": {name: got for name, got, _ in checks}}, differ
 
 
@@ -498,14 +499,18 @@ def cpu_kind() -> str:
     return platform.machine()
 
 
-def record_cpu_figures(model_path: Path, figures: dict) -> None:
-    """Writes what `reevaluate` measured on this kind of CPU into the int8 card (`quantization.figures_by_cpu`)."""
+def record_cpu_figures(model_path: Path, figures: dict) -> list[str]:
+    """Writes what `reevaluate` measured on this kind of CPU into the int8 card (`quantization.figures_by_cpu`) and
+    returns the figures that differ from what the card now holds (none: only the rounding to 4 decimals)."""
     path = card_path(model_path)
     card = json.loads(path.read_text())
     if "quantization" not in card:
         raise SystemExit("error: --record-cpu is for int8 files (their card has a 'quantization' section)")
     card["quantization"].setdefault("figures_by_cpu", {})[figures["cpu"]] = {k: round(v, 4) for k, v in figures["flat"].items()}
     write_card(card, path)
+    measured = [(name, got, got) for name, got in figures["flat"].items()]
+    figures["compared_with"], figures["tolerance"], differ = compare_figures(measured, card, figures["cpu"], 1e-4)
+    return differ
 
 
 # ---------------------------------------------------------------- `rethreshold`: views and rules again, on an export
