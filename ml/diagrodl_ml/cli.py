@@ -20,6 +20,7 @@ import torch
 
 from . import data as D
 from .card import data_section
+from .ensemble import attach
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
 from .quantize import quantize
 from .fieldtrain import record_cpu_figures, reevaluate, rethreshold, run
@@ -101,6 +102,14 @@ def main(argv: list[str] | None = None) -> int:
     pq.add_argument("--model", required=True, type=Path)
     pq.add_argument("--out", required=True, type=Path)
     pq.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
+    px = sub.add_parser("add-expert", help="add a lab expert's weighted disease logits to an export's graph (weight and "
+                                            "views chosen on validation), calibration and thresholds again, and its card")
+    px.add_argument("--model", required=True, type=Path)
+    px.add_argument("--expert", required=True, type=Path, help="an export whose disease logits are added (its card beside it)")
+    px.add_argument("--out", required=True, type=Path)
+    px.add_argument("--max-views", type=int, choices=VIEW_COUNTS, default=1,
+                    help="at most this many views of the expert (each one costs a pass of the expert)")
+    px.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
     pr = sub.add_parser("tiny-reference", help="tiny untrained export + PyTorch reference outputs (tests)")
     pr.add_argument("--out", type=Path, required=True)
     pr.add_argument("--arch", default="mobilenet")
@@ -113,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
     pp.add_argument("out", type=Path)
     args = ap.parse_args(argv)
 
+    if args.cmd == "add-expert":
+        card = attach(args.model, args.expert, args.out, args.max_views, args.cache_dir)
+        print(json.dumps({"file": card["file"], "lab_expert": {k: card["lab_expert"][k] for k in ("weight", "views")}}, indent=1))
+        return 0
     if args.cmd == "quantize":
         print(json.dumps(quantize(args.model, args.out, args.cache_dir), indent=1))
         return 0

@@ -1,0 +1,85 @@
+"""The lab expert inside the shipped graph (ensemble.py): the summed logits, on the files, by onnxruntime-node."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from diagrodl_ml.calibrate import softmax
+from diagrodl_ml.classes import NUM_CLASSES
+from diagrodl_ml.ensemble import add_expert, expert_logits_model
+from diagrodl_ml.evaluate import node_ort_available, ort_outputs
+from diagrodl_ml.export import add_views, export_onnx
+from diagrodl_ml.models import build_model
+from diagrodl_ml.quantize import _disease_logits_tensor, probe_outputs
+
+SIZE = 32
+
+
+def _net(classes: int, seed: int) -> torch.nn.Module:
+    torch.manual_seed(seed)
+    m = build_model("tiny_cnn", classes).eval()
+    with torch.no_grad():
+        m.fc.weight.mul_(20)  # answers that differ between the views and between the two networks
+    return m
+
+
+def _logits(path: Path, x: np.ndarray) -> np.ndarray:
+    import onnx
+
+    return probe_outputs(path, [_disease_logits_tensor(onnx.load(str(path)).graph)], [x])[0][0]
+
+
+@unittest.skipUnless(node_ort_available(), "onnxruntime-node is not installed (npm ci)")
+class LabExpertTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = Path(tempfile.mkdtemp())
+        self.x = np.random.default_rng(3).normal(0, 1, (4, 3, SIZE, SIZE)).astype(np.float32)
+        self.bias = np.linspace(-0.4, 0.4, NUM_CLASSES)
+        main = _net(NUM_CLASSES + 1, 1)
+        export_onnx(main, 1.3, self.tmp / "main1.onnx", size=SIZE, bias=self.bias, leaf=(0.8, -0.1))
+        add_views(self.tmp / "main1.onnx", self.tmp / "main.onnx", 2)
+        expert = _net(NUM_CLASSES, 2)
+        for views in (1, 2, 4):  # PyTorch's own multi-view export: the view count is a Constant node
+            export_onnx(expert, 1.1, self.tmp / f"expert{views}.onnx", size=SIZE, views=views)
+        add_views(self.tmp / "expert1.onnx", self.tmp / "expert_rw4.onnx", 4)  # add_views: an initializer
+
+    def tearDown(self) -> None:
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def _expert_logits(self, src: str, views: int) -> np.ndarray:
+        import onnx
+
+        m, out = expert_logits_model(self.tmp / src, views)
+        onnx.save(m, str(self.tmp / "e.onnx"))
+        return ort_outputs(self.tmp / "e.onnx", self.x)[out]
+
+    def test_fewer_views_of_an_expert_are_the_export_with_that_many(self) -> None:
+        for src in ("expert4.onnx", "expert_rw4.onnx"):
+            for views in (1, 2, 4):
+                ref = _logits(self.tmp / f"expert{views}.onnx", self.x)
+                np.testing.assert_allclose(self._expert_logits(src, views), ref, atol=1e-5, err_msg=f"{src}, {views}")
+        self.assertGreater(np.abs(_logits(self.tmp / "expert4.onnx", self.x) - _logits(self.tmp / "expert1.onnx", self.x)).max(), 1e-3)
+        with self.assertRaises(ValueError):
+            expert_logits_model(self.tmp / "expert2.onnx", 4)
+
+    def test_summed_graph_calibrates_main_plus_weighted_expert_and_keeps_leaf_and_cam(self) -> None:
+        add_expert(self.tmp / "main.onnx", self.tmp / "expert4.onnx", self.tmp / "sum.onnx", 0.3, 2)
+        got, main = ort_outputs(self.tmp / "sum.onnx", self.x), ort_outputs(self.tmp / "main.onnx", self.x)
+        z = (_logits(self.tmp / "main.onnx", self.x).astype(np.float64)
+             + 0.3 * _logits(self.tmp / "expert2.onnx", self.x)) / 1.3
+        np.testing.assert_allclose(got["probabilities"], softmax(z + self.bias, 1.0), atol=1e-5)
+        np.testing.assert_allclose(got["energy"].reshape(-1), np.log(np.exp(z).sum(1)), atol=1e-4)
+        self.assertGreater(np.abs(got["probabilities"] - main["probabilities"]).max(), 1e-3)
+        for k in ("leaf", "cam"):
+            np.testing.assert_allclose(got[k], main[k], atol=1e-6, err_msg=k)
+        with self.assertRaises(ValueError):
+            add_expert(self.tmp / "sum.onnx", self.tmp / "expert4.onnx", self.tmp / "again.onnx", 0.3, 1)
+
+
+if __name__ == "__main__":
+    unittest.main()
