@@ -26,7 +26,7 @@ from onnx import helper, numpy_helper
 from . import data as D
 from .card import card_path, write_card
 from .evaluate import ort_outputs
-from .export import file_digest
+from .export import file_digest, views_concat
 from .fieldtrain import evaluation_sources, rethreshold
 from .models import VIEW_COUNTS
 from .quantize import _disease_logits_tensor, probe_outputs, recalibrate
@@ -36,9 +36,8 @@ PREFIX = "expert__"
 EXPERT_WEIGHTS = tuple(float(w) for w in np.round(np.arange(0.05, 0.5001, 0.05), 2))
 
 
-def _views_of(graph: onnx.GraphProto) -> onnx.NodeProto | None:
-    """The Concat that stacks the symmetric views of `input` on the batch axis (None for a one-view graph)."""
-    return next((n for n in graph.node if n.op_type == "Concat" and n.input and n.input[0] == "input"), None)
+def _holds_expert(graph: onnx.GraphProto) -> bool:
+    return any(n.name.startswith(PREFIX) for n in graph.node)
 
 
 def _set_view_count(graph: onnx.GraphProto, logits: str, have: int, views: int) -> None:
@@ -75,10 +74,10 @@ def expert_logits_model(src: Path, views: int) -> tuple[onnx.ModelProto, str]:
     `input` prefixed with PREFIX. Returns the model and the name of its one output, those logits."""
     m = onnx.load(str(src))
     g = m.graph
-    if any(n.name.startswith(PREFIX) or any(o.startswith(PREFIX) for o in n.output) for n in g.node):
+    if _holds_expert(g):
         raise ValueError(f"{src} already holds an expert")
     logits = _disease_logits_tensor(g)
-    concat = _views_of(g)
+    concat = views_concat(g)
     have = len(concat.input) if concat is not None else 1
     if views not in VIEW_COUNTS or views > have:
         raise ValueError(f"{src} averages {have} views: choose one of {[v for v in VIEW_COUNTS if v <= have]}")
@@ -114,7 +113,7 @@ def add_expert(main_src: Path, expert_src: Path, dst: Path, weight: float, views
     calibration (the Mul by `inv_t`). Every other output keeps its inputs. Returns file_digest."""
     m = onnx.load(str(main_src))
     g = m.graph
-    if any(n.name.startswith(PREFIX) for n in g.node):
+    if _holds_expert(g):
         raise ValueError(f"{main_src} already holds an expert")
     e, e_out = expert_logits_model(expert_src, views)
     own = _disease_logits_tensor(g)
@@ -125,8 +124,8 @@ def add_expert(main_src: Path, expert_src: Path, dst: Path, weight: float, views
     added = list(e.graph.node) + [
         helper.make_node("Mul", [e_out, PREFIX + "weight"], [PREFIX + "weighted"], name=PREFIX + "weight_mul"),
         helper.make_node("Add", [own, PREFIX + "weighted"], [PREFIX + "sum"], name=PREFIX + "sum_add")]
-    at = list(g.node).index(mul)
     nodes = list(g.node)
+    at = nodes.index(mul)
     del g.node[:]
     g.node.extend(nodes[:at] + added + nodes[at:])
     m.doc_string += (f" The disease logits are the main network's plus {weight} x those of a lab expert network "
@@ -166,7 +165,7 @@ def choose_expert(main_src: Path, expert_src: Path, sets: dict[str, np.ndarray],
     alone = accuracies(own)
     best = (sum(alone.values()), 1, 0.0)
     tried = ["main network alone: " + ", ".join(f"{k} {v:.4f}" for k, v in alone.items())]
-    concat = _views_of(onnx.load(str(expert_src)).graph)
+    concat = views_concat(onnx.load(str(expert_src)).graph)
     have = len(concat.input) if concat is not None else 1
     for views in (v for v in VIEW_COUNTS if v <= min(max_views, have)):
         ex = expert_outputs(expert_src, views, sets)

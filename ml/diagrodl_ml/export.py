@@ -123,6 +123,11 @@ def file_digest(path: Path) -> dict:
     return {"sha256": hashlib.sha256(data).hexdigest(), "size_bytes": len(data)}
 
 
+def views_concat(graph: onnx.GraphProto) -> onnx.NodeProto | None:
+    """The Concat that stacks the symmetric views of `input` on the batch axis (None for a one-view graph)."""
+    return next((n for n in graph.node if n.op_type == "Concat" and n.input and n.input[0] == "input"), None)
+
+
 def add_views(src: Path, dst: Path, views: int) -> dict:
     """Rewrites an export made with views=1 into the graph export_onnx(..., views=views) makes, without the
     PyTorch network: the symmetric views (models.symmetry_views) of the input go through the network as one
@@ -137,7 +142,7 @@ def add_views(src: Path, dst: Path, views: int) -> dict:
     gemms = [n for n in g.node if n.op_type == "Gemm"]
     if len(gemms) != 1:
         raise ValueError(f"expected one Gemm (the head) in {src}, found {len(gemms)}")
-    if any(n.op_type == "Concat" and n.input and n.input[0] == "input" for n in g.node):
+    if views_concat(g) is not None:
         raise ValueError(f"{src} already averages symmetric views")
     producer = {o: i for i, n in enumerate(g.node) for o in n.output}
     gemm = gemms[0]
