@@ -4,6 +4,9 @@
     python3 -m diagrodl_ml.cli finish --arch mobilenet          # calibrate/export/card from the last checkpoint
     python3 -m diagrodl_ml.cli finish --from-onnx F.onnx        # the same from an earlier export's network
     python3 -m diagrodl_ml.cli evaluate --model models/mobilenet.onnx [--update-card]
+    python3 -m diagrodl_ml.cli pack --out ml/.pack             # training photos for a GPU machine (gputrain.py)
+    python3 -m diagrodl_ml.cli train-gpu --pack ml/.pack --out DIR --arch resnet50 vgg16 --time-budget-min 7.5
+    python3 -m diagrodl_ml.cli finish-gpu --arch resnet50 --weights DIR/resnet50.npz   # gpufinish.py
     python3 -m diagrodl_ml.cli tiny-reference --out DIR        # tests
     python3 -m diagrodl_ml.cli tiny-fixture                    # the server tests' tiny model
     python3 -m diagrodl_ml.cli preprocess IMAGE OUT.f32        # tests
@@ -25,6 +28,8 @@ from .evaluate import evaluate_test_split, read_card, report_reevaluation
 from .quantize import quantize
 from .fieldtrain import record_cpu_figures, reevaluate, rethreshold, run
 from .finish import finish
+from .gpufinish import ensemble_card, finish_gpu
+from .gputrain import GpuConfig, pack, train_gpu
 from .fixtures import tiny_reference, write_tiny_fixture
 from .models import VIEW_COUNTS
 from .preprocess import preprocess_file
@@ -110,6 +115,34 @@ def main(argv: list[str] | None = None) -> int:
     px.add_argument("--max-views", type=int, choices=VIEW_COUNTS, default=1,
                     help="at most this many views of the expert (each one costs a pass of the expert)")
     px.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
+    pk = sub.add_parser("pack", help="the training photos, compactly, for a GPU machine (gputrain.pack)")
+    pk.add_argument("--out", type=Path, default=REPO_ROOT / "ml" / ".pack")
+    pk.add_argument("--lab-quality", type=int, default=72)
+    pg = sub.add_parser("train-gpu", help="train resnet50 / vgg16 from scratch on a CUDA machine on the same batches "
+                                          "(gputrain.train_gpu); writes <arch>.npz and <arch>.history.json")
+    pg.add_argument("--pack", type=Path, default=REPO_ROOT / "ml" / ".pack")
+    pg.add_argument("--out", type=Path, required=True)
+    pg.add_argument("--arch", nargs="+", default=["resnet50", "vgg16"])
+    pg.add_argument("--time-budget-min", type=float, default=0.0, help="> 0: the schedule follows this wall-clock budget")
+    pg.add_argument("--epochs", type=int, default=12)
+    pg.add_argument("--batch-size", type=int, default=128)
+    pg.add_argument("--workers", type=int, default=0, help="view-drawing processes (0: cores - 1)")
+    pg.add_argument("--max-side", type=int, default=224)
+    pg.add_argument("--synthetic", type=int, default=2000)
+    pg.add_argument("--background", type=int, default=1000)
+    pg.add_argument("--field-views", type=int, default=20)
+    pg.add_argument("--lab-views", type=int, default=3, help="views per lab photo and epoch")
+    pg.add_argument("--lab-plain", type=int, default=1, help="of which plain lab views (the rest field-like)")
+    pfg = sub.add_parser("finish-gpu", help="calibrate, export, evaluate and write the card of train-gpu weights "
+                                            "(gpufinish.py, on this machine)")
+    _common(pfg)
+    pfg.add_argument("--arch", required=True, choices=["resnet50", "vgg16"])
+    pfg.add_argument("--weights", required=True, type=Path, help="<arch>.npz written by train-gpu (its history beside it)")
+    pen = sub.add_parser("ensemble-card", help="the ensemble's thresholds chosen on validation and its test figures "
+                                               "(models/ensemble.card.json)")
+    _common(pen)
+    pen.add_argument("--runs", type=Path, nargs="+", default=[REPO_ROOT / "ml" / "runs" / "gpu"],
+                     help="folders where finish-gpu left each network's outputs (else they are computed from the files)")
     pr = sub.add_parser("tiny-reference", help="tiny untrained export + PyTorch reference outputs (tests)")
     pr.add_argument("--out", type=Path, required=True)
     pr.add_argument("--arch", default="mobilenet")
@@ -125,6 +158,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "add-expert":
         card = attach(args.model, args.expert, args.out, args.max_views, args.cache_dir)
         print(json.dumps({"file": card["file"], "lab_expert": {k: card["lab_expert"][k] for k in ("weight", "views")}}, indent=1))
+        return 0
+    if args.cmd == "pack":
+        print(json.dumps(pack(args.out, args.lab_quality), indent=1))
+        return 0
+    if args.cmd == "train-gpu":
+        cfg = GpuConfig(archs=args.arch, time_budget_min=args.time_budget_min, epochs=args.epochs,
+                        batch_size=args.batch_size, workers=args.workers, max_side=args.max_side,
+                        synthetic=args.synthetic, background=args.background, field_views=args.field_views,
+                        lab_views=args.lab_views, lab_plain=args.lab_plain)
+        train_gpu(args.pack, args.out, cfg)
         return 0
     if args.cmd == "quantize":
         print(json.dumps(quantize(args.model, args.out, args.cache_dir), indent=1))
@@ -153,6 +196,12 @@ def main(argv: list[str] | None = None) -> int:
         rethreshold(Path(args.model), args.cache_dir, args.max_views)
         return 0
     data = _prepare(args)
+    if args.cmd == "ensemble-card":
+        ensemble_card(args.models_dir, args.runs, data)
+        return 0
+    if args.cmd == "finish-gpu":
+        finish_gpu(args.arch, args.weights, data, args.models_dir, args.split_seed, args.cache_dir)
+        return 0
     if args.cmd == "train" and args.arch == "mobilenet" and not args.from_scratch:
         cfg = TransferConfig(**{f.name: getattr(args, f.name) for f in fields(TransferConfig)
                                 if getattr(args, f.name, None) is not None})

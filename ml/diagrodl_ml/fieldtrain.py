@@ -171,8 +171,13 @@ def choose_thresholds(p_lab: np.ndarray, y_lab: np.ndarray, p_field: np.ndarray,
 
 def choose_rules(model, cfg: TransferConfig, val: dict[str, FeatureSet]) -> tuple[dict, list[str]]:
     lg = {k: tail_logits(model, cfg.cut, fs.maps) for k, fs in val.items()}
-    y_lab, y_field = val["lab"].labels, val["field"].labels
-    cal = choose_calibration(lg["lab"][:, :NUM_CLASSES], y_lab, seed=cfg.seed)
+    return rules_from_logits(lg, val["lab"].labels, val["field"].labels, cfg.seed)
+
+
+def rules_from_logits(lg: dict[str, np.ndarray], y_lab: np.ndarray, y_field: np.ndarray, seed: int) -> tuple[dict, list[str]]:
+    """Calibration, leaf scaling and thresholds from the 11 raw logits of the validation sets (`lab`, `field`,
+    `negatives`, `synthetic`); validation only."""
+    cal = choose_calibration(lg["lab"][:, :NUM_CLASSES], y_lab, seed=seed)
     t, bias = cal["temperature"], cal["bias"]
     # leaf probability: Platt scaling of the leaf score; lab, field, negatives and synthetic each weigh a quarter
     parts = [("lab", 1), ("field", 1), ("negatives", 0), ("synthetic", 0)]

@@ -1,0 +1,313 @@
+"""`finish-gpu`: the weights `train-gpu` wrote (gputrain.py) -> calibration, leaf scaling and thresholds chosen on
+validation -> the exported file (`models/<arch>.onnx`) -> every evaluation set measured on that file with
+onnxruntime-node -> the card. Runs on the CPU machine: the validation and test photos never travel.
+
+The rules are the shipped MobileNet's (fieldtrain.rules_from_logits, choose_thresholds); the raw 11 logits of
+the validation sets are read from a first export of the same weights (calibration identity, `leaf` scaling
+a = 1, c = 0) through `quantize.probe_outputs`, so they are the file's own numbers.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import onnx
+import torch
+
+from .card import build_card, card_path, data_section, write_card
+from .classes import NUM_CLASSES
+from .data import DEFAULT_CACHE_DIR, Prepared
+from .evaluate import calibration_summary, metrics
+from .export import export_onnx, file_digest as file_digest_of
+from .fieldtrain import (
+    evaluate_export, extra_goals, load_sources, ood_section, rejection_section, rules_from_logits,
+)
+from .gputrain import NOT_LEAF
+from .models import build_model, count_params, torchvision_name
+from .quantize import probe_outputs
+from .transfer import TransferConfig, normalise_u8, to224
+from . import fieldaug as FA
+
+
+def load_weights(arch: str, path: Path) -> torch.nn.Module:
+    """A network of `arch` with 11 outputs and the weights of a `train-gpu` .npz (float16 tensors back to float32)."""
+    z = np.load(path)
+    model = build_model(arch, NUM_CLASSES + 1)
+    sd = model.state_dict()
+    missing = set(sd) - set(z.files)
+    if missing:
+        raise SystemExit(f"error: {path} lacks {sorted(missing)[:3]}... for {arch}")
+    model.load_state_dict({k: torch.from_numpy(z[k].astype(np.float32) if z[k].dtype == np.float16 else z[k]).to(sd[k].dtype)
+                           for k in sd})
+    return model.eval()
+
+
+def _logits_tensor(graph: onnx.GraphProto) -> str:
+    """The 11 raw logits: the output of the head's Gemm (the linear layer after global average pooling)."""
+    return next(n.output[0] for n in graph.node if n.op_type == "Gemm")
+
+
+def validation_sets(cache, src: dict, cfg: TransferConfig) -> dict[str, np.ndarray]:
+    """The validation images `rethreshold` uses (the same synthetic and background-only ones, by seed)."""
+    lab_val = src["lab_val"]
+    vrng = np.random.default_rng(cfg.seed + 1)
+    synth = [FA.synthetic_non_leaf(vrng) for _ in range(max(10, cfg.synthetic // 8))]
+    for j in lab_val[: max(10, cfg.background // 5)]:
+        v = FA.background_only(np.asarray(cache.images[j]), np.asarray(cache.masks[j]), vrng)
+        if v is not None:
+            synth.append(v)
+    return {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in lab_val]), "field": np.stack(src["field_val"][0]),
+            "negatives": np.stack(src["neg_val"]), "synthetic": np.stack(synth)}
+
+
+def raw_logits(onnx_path: Path, images: np.ndarray, batch: int = 128) -> np.ndarray:
+    name = _logits_tensor(onnx.load(str(onnx_path)).graph)
+    batches = [normalise_u8(images[s:s + batch]) for s in range(0, len(images), batch)]
+    return np.concatenate([b[0] for b in probe_outputs(onnx_path, [name], batches)]).astype(np.float64)
+
+
+def finish_gpu(arch: str, weights: Path, data: Prepared, models_dir: Path, split_seed: int,
+               cache_dir: Path = DEFAULT_CACHE_DIR, out_name: str | None = None) -> dict:
+    t0 = time.time()
+    name = out_name or arch
+    history_path = weights.with_name(f"{arch}.history.json")
+    history = json.loads(history_path.read_text()) if history_path.exists() else {}
+    model = load_weights(arch, weights)
+    cfg = TransferConfig()  # the validation sets' seeds and sizes, as the MobileNet's run
+    src = load_sources(cfg, data.cache, data.idx, training=False)
+    src["max_neg"] = 0
+    probe = weights.with_name(f"{name}.probe-identity.onnx")  # beside the weights: the server loads every models/*.onnx
+    export_onnx(model, 1.0, probe, fp16_weights=True, leaf=(1.0, 0.0))
+    sets = validation_sets(data.cache, src, cfg)
+    lg = {}
+    for k, imgs in sets.items():
+        t1 = time.time()
+        lg[k] = raw_logits(probe, imgs)
+        print(f"validation {k}: {len(imgs)} images in {time.time() - t1:.0f}s", flush=True)
+    probe.unlink(missing_ok=True)
+    y_lab, y_field = data.cache.labels[src["lab_val"]], src["field_val"][1]
+    rules, rule_notes = rules_from_logits(lg, y_lab, y_field, cfg.seed)
+    onnx_path = models_dir / f"{name}.onnx"
+    info = export_onnx(model, rules["temperature"], onnx_path, fp16_weights=True, bias=rules["bias"], leaf=rules["leaf_ac"])
+    print(f"exported {onnx_path} ({info['size_bytes'] / 1e6:.1f} MB)", flush=True)
+    ev = evaluate_export(None, onnx_path, data.cache, src, rules)
+    # what `ensemble-card` needs: every validation set's raw logits and the lab test split's outputs
+    np.savez(weights.with_name(f"{name}.outputs.npz"), **{f"val_{k}_logits": v for k, v in lg.items()},
+             y_val_lab=y_lab, y_val_field=y_field, test_probabilities=ev["test_out"]["probabilities"],
+             test_leaf=ev["test_out"]["leaf"], y_test=ev["y_test"])
+    weights.with_name(f"{name}.outputs.json").write_text(json.dumps(file_digest_of(onnx_path)))
+    card = make_card(arch, model, info, onnx_path, data, split_seed, src, rules, rule_notes, ev, history, time.time() - t0)
+    write_card(card, card_path(onnx_path))
+    print(f"wrote {card_path(onnx_path)} ({time.time() - t0:.0f}s)", flush=True)
+    return card
+
+
+def training_section(arch: str, history: dict, seconds: float) -> dict:
+    """The card's `training` block from `train-gpu`'s history (an epoch cut short by the budget is left out)."""
+    hist = [h for h in history.get("history", []) if arch in h]
+    n_epochs = len(hist)
+    cfg = history.get("config", {})
+    pk = history.get("pack", {})
+    neg = pk.get("negatives", {})
+    training = {
+        "epochs": n_epochs,
+        "epochs_planned": n_epochs if cfg.get("time_budget_min") else cfg.get("epochs", n_epochs),
+        "steps": history.get("steps"),
+        "time_budget_minutes": cfg.get("time_budget_min") or 0,
+        "schedule": [{"size": side, "epochs": sum(1 for h in hist if h["side"] == side)} for side in (160, 192, 224)],
+        "batch_size": cfg.get("batch_size"),
+        "optimizer": (f"SGD, Nesterov momentum 0.9, peak lr {history.get('lr')} (batch {cfg.get('batch_size')}), weight decay "
+                      f"{history.get('weight_decay')} (not on biases and BatchNorm), {cfg.get('warmup', 0.06):.0%} warm-up then "
+                      "cosine to zero over the wall-clock budget; gradient norm clipped at 5; bfloat16 autocast"),
+        "loss": (f"cross-entropy over 11 outputs (10 diseases + not a tomato leaf), label smoothing {cfg.get('label_smoothing')}, "
+                 f"per-view weights: lab classes (mean/n_c)^0.5, field views x{cfg.get('field_weight')}, not-a-leaf "
+                 f"x{cfg.get('not_leaf_weight')}"),
+        "augmentation": [
+            "from scratch (no pretrained weights exist here for this architecture)"
+            + ("; trained on the same batches as the other GPU network of the run" if len(cfg.get("archs", [])) > 1 else ""),
+            f"lab photos (training split, packed as {pk.get('lab_size')} px WebP quality {pk.get('lab_quality')}): per epoch "
+            f"{cfg.get('lab_plain', 1)} plain lab view(s) and {cfg.get('lab_views', 3) - cfg.get('lab_plain', 1)} field-like view(s) each (fieldaug.field_like: the segmented leaf on a crop of a real "
+            "photo, a procedural texture or a bed of other leaves of its class; small in the frame at times; more leaves; "
+            "occlusion; hard shadow; glare; white balance, blur, noise, JPEG 30-95)",
+            f"field photos (training part): {cfg.get('field_views')} views each per epoch",
+            f"not a tomato leaf, per epoch: {pk.get('counts', {}).get('negative')} training negatives "
+            f"({neg.get('tiny_imagenet')} of {neg.get('tiny_imagenet_of')} Tiny ImageNet, {neg.get('imagenette')} of "
+            f"{neg.get('imagenette_of')} Imagenette, sampled by seed {neg.get('sample_seed')} so that the pack travels "
+            f"within 64 MiB), {cfg.get('synthetic')} synthetic non-leaf images, {cfg.get('background')} background-only crops",
+            "image side 160 px for the first half of the run, 192 px to 80 %, then 224 px (resized on the GPU)",
+        ],
+        "seed": cfg.get("seed"),
+        "device": f"{history.get('device')} (PyTorch {history.get('torch')}), {cfg.get('workers') or 'cores - 1'} view-drawing processes",
+        "time_seconds": history.get("train_seconds"),
+        "history": [{"epoch": h["epoch"], "side": h["side"], "seconds": h["seconds"], **h[arch]} for h in hist],
+        "command": ("bash ml/run.sh pack; on a CUDA machine, in ml/: OMP_NUM_THREADS=1 PYTHONPATH=. python3 -m diagrodl_ml.cli train-gpu --out DIR "
+                    f"--arch {' '.join(cfg.get('archs', [arch]))} --time-budget-min {cfg.get('time_budget_min')} --lab-views "
+                    f"{cfg.get('lab_views', 3)} --lab-plain {cfg.get('lab_plain', 1)} --synthetic {cfg.get('synthetic')} "
+                    f"--background {cfg.get('background')}; then "
+                    f"bash ml/run.sh finish-gpu --arch {arch} --weights DIR/{arch}.npz"),
+        "finish_seconds": round(seconds, 1),
+    }
+    return training
+
+
+def make_card(arch, model, info, onnx_path, data, split_seed, src, rules, rule_notes, ev, history, seconds) -> dict:
+    probs, y_test = ev["test_out"]["probabilities"], ev["y_test"]
+    m = metrics(probs, y_test)
+    t, bias = rules["temperature"], rules["bias"]
+    cal_test = calibration_summary(probs, y_test, t, bias)
+    calibration = {
+        "method": ("bias-corrected temperature scaling: probabilities = softmax(logits / T + b) over the 10 disease logits, T and "
+                   "per-class biases b fitted on the lab validation split (LBFGS on NLL); ECE with 15 equal-width bins"
+                   if bias is not None else "temperature scaling fitted on the lab validation split (LBFGS on NLL); ECE with 15 bins"),
+        "temperature": round(t, 5),
+        **({} if bias is None else {"class_bias": [round(float(v), 5) for v in bias]}),
+        "bins": 15, **rules["val_calibration"],
+        "test_ece_before": cal_test["ece_before"], "test_ece_after": cal_test["ece_after"],
+        "leaf": {"a": round(rules["leaf_ac"][0], 6), "c": round(rules["leaf_ac"][1], 6),
+                 "method": "leaf = sigmoid(a * (logsumexp(disease logits) - not-a-leaf logit) + c), Platt scaling fitted on "
+                           "validation: lab validation split and field validation part (leaves), negatives validation part and "
+                           "synthetic non-leaf images (not leaves), each weighing a quarter"},
+    }
+    training = training_section(arch, history, seconds)
+    data_block = {**data_section(data, split_seed),
+                  "field": {"split": "per class, 40% validation (every choice; reported) by seed 2027, the rest train",
+                            "counts": {k: len(v) for k, v in src["field_split"].items()},
+                            "file_list_sha256": src["hashes"]["field"]},
+                  "negatives": {"split": "per class, 20% held out (never trained on, never used for a choice), 10% validation, "
+                                         "70% train, by seed 2028",
+                                "counts": {k: len(v) for k, v in src["negatives_split"].items()},
+                                "file_list_sha256": src["hashes"]["negatives"]}}
+    notes = list(rule_notes) + [
+        "weights stored as float16 in the file (cast to float32 at load); the validation logits, the calibration and every "
+        "figure come from this file",
+        "one view: symmetric test-time views were not tried for this network (each would double its cost on the CPU)",
+    ]
+    card = build_card(arch=arch, tv_name=torchvision_name(arch), onnx_info=info, onnx_file=onnx_path.name, size=224,
+                      params=count_params(model), data=data_block, training=training, calibration=calibration,
+                      rejection=rejection_section(rules, ev), test_metrics=m, evaluated_with=ev["evaluated_with"],
+                      ood=ood_section(ev["report"]), notes=notes)
+    card["head"] = "global average pooling + dropout + one linear layer to 11 outputs (10 diseases + not a tomato leaf)"
+    card["outputs"]["probabilities"]["description"] = "softmax(disease logits / T + b)"
+    card["outputs"]["leaf"] = {"shape": ["N"], "description": "calibrated probability that the photo shows a tomato leaf"}
+    card["outputs"]["energy"] = {"shape": ["N"], "description": "logsumexp(disease logits / T), no class bias"}
+    card["goals"].update(extra_goals(ev["report"]))
+    return card
+
+
+assert NOT_LEAF == NUM_CLASSES
+
+
+# ---------------------------------------------------------------- `ensemble-card`: the ensemble's rules and figures
+ENSEMBLE_MEMBERS = ("mobilenet", "resnet50", "vgg16")
+
+
+def _saved_outputs(card: dict, runs_dirs: list[Path]) -> Path | None:
+    """`finish-gpu`'s saved outputs of this very file (the sha256 beside them), if one of runs_dirs has them."""
+    for d in runs_dirs:
+        meta = d / f"{card['name']}.outputs.json"
+        if meta.exists() and json.loads(meta.read_text())["sha256"] == card["file"]["sha256"]:
+            return d / f"{card['name']}.outputs.npz"
+    return None
+
+
+def _member_outputs(model_path: Path, card: dict, runs_dirs: list[Path], sets: dict[str, np.ndarray],
+                    test_images: np.ndarray) -> dict[str, dict[str, np.ndarray]]:
+    """Calibrated probabilities and leaf probability of one member on every validation set and the lab test split:
+    from `finish-gpu`'s saved raw logits when they belong to this file, else from the file (onnxruntime-node)."""
+    from .calibrate import calibrated
+    from .evaluate import ort_outputs
+    from .transfer import leaf_score, sigmoid
+
+    saved = _saved_outputs(card, runs_dirs)
+    if saved is not None:
+        z = np.load(saved)
+        cal = card["calibration"]
+        a, c = cal["leaf"]["a"], cal["leaf"]["c"]
+        bias = np.asarray(cal["class_bias"]) if "class_bias" in cal else None
+        out = {k: {"probabilities": calibrated(z[f"val_{k}_logits"][:, :NUM_CLASSES], cal["temperature"], bias),
+                   "leaf": sigmoid(a * leaf_score(z[f"val_{k}_logits"]) + c)} for k in sets}
+        out["test"] = {"probabilities": z["test_probabilities"].astype(np.float64), "leaf": z["test_leaf"].reshape(-1)}
+        return out
+    out = {}
+    for k, imgs in {**sets, "test": test_images}.items():
+        o = {}
+        for s in range(0, len(imgs), 256):
+            for name, v in ort_outputs(model_path, normalise_u8(imgs[s:s + 256]), skip=("cam",)).items():
+                o.setdefault(name, []).append(v)
+        out[k] = {"probabilities": np.concatenate(o["probabilities"]).astype(np.float64),
+                  "leaf": np.concatenate(o["leaf"]).reshape(-1).astype(np.float64)}
+    return out
+
+
+def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> dict:
+    """models/ensemble.card.json: the ensemble the server builds (mean of the members' calibrated probabilities and
+    of their leaf probabilities) gets its leaf and confidence thresholds chosen on validation by the MobileNet's
+    rules (fieldtrain.choose_thresholds) and its lab test figures measured. The server uses the card only while
+    every member file is the one named in it (sha256)."""
+    import datetime as dt
+
+    from .calibrate import ece
+    from .classes import CLASS_IDS
+    from .fieldtrain import choose_thresholds
+    from .transfer import decide, wilson
+
+    members = [m for m in ENSEMBLE_MEMBERS if (models_dir / f"{m}.onnx").exists()]
+    if len(members) < 2:
+        raise SystemExit(f"error: the ensemble needs at least two of {ENSEMBLE_MEMBERS} in {models_dir}")
+    cards = {m: json.loads(card_path(models_dir / f"{m}.onnx").read_text()) for m in members}
+    cfg = TransferConfig()
+    src = load_sources(cfg, data.cache, data.idx, training=False)
+    sets = validation_sets(data.cache, src, cfg)
+    test_images = np.stack([to224(np.asarray(data.cache.images[j])) for j in np.sort(data.idx["test"])])
+    y_test = data.cache.labels[np.sort(data.idx["test"])]
+    outs = {}
+    for m in members:
+        t1 = time.time()
+        outs[m] = _member_outputs(models_dir / f"{m}.onnx", cards[m], runs_dirs, sets, test_images)
+        print(f"{m}: outputs in {time.time() - t1:.0f}s", flush=True)
+    mean = {k: {o: np.mean([outs[m][k][o] for m in members], axis=0) for o in ("probabilities", "leaf")}
+            for k in (*sets, "test")}
+    y_lab, y_field = data.cache.labels[src["lab_val"]], src["field_val"][1]
+    leaf_rule, rule, notes = choose_thresholds(mean["lab"]["probabilities"], y_lab, mean["field"]["probabilities"], y_field,
+                                               {k: mean[k]["leaf"] for k in sets})
+    r = {"threshold": rule["threshold"], "leaf_threshold": leaf_rule["leaf_threshold"]}
+    probs = mean["test"]["probabilities"]
+    acc, not_leaf = decide(mean["test"], r)
+    m = metrics(probs, y_test)
+    right = probs.argmax(1) == y_test
+    each = {k: round(float((outs[k]["test"]["probabilities"].argmax(1) == y_test).mean()), 4) for k in members}
+    card = {
+        "schema_version": 1,
+        "name": "ensemble",
+        "display_name": "Ensemble",
+        "created_at": dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
+        "combination": "mean of the members' calibrated probabilities; leaf probability: mean of the members' leaf outputs",
+        "members": [{"id": k, "sha256": cards[k]["file"]["sha256"], "size_bytes": cards[k]["file"]["size_bytes"]} for k in members],
+        "rejection": {
+            "threshold": round(float(r["threshold"]), 4), "leaf_threshold": r["leaf_threshold"],
+            "method": ("chosen on validation by the MobileNet's rules (fieldtrain.choose_thresholds) on the ensemble's own "
+                       "outputs: leaf threshold the highest calling at most 1% of lab and 10% of field validation leaves not "
+                       "a leaf; confidence threshold the 2nd percentile of right lab validation answers, raised for the field "
+                       "goal only within 10% of right lab answers withheld"),
+            "val_coverage": round(float(rule["val_coverage"]), 4),
+            "val_leaf": {k: v for k, v in leaf_rule.items() if k not in ("leaf_threshold", "rule")},
+        },
+        "metrics": {
+            "split": "test", "n": int(len(y_test)), "accuracy": m["accuracy"],
+            "accuracy_ci95": wilson(int(right.sum()), len(right)), "min_recall": m["min_recall"],
+            "per_class_recall": {CLASS_IDS[i]: round(float(right[y_test == i].mean()), 4) for i in range(NUM_CLASSES)},
+            "coverage": round(float(acc.mean()), 4),
+            "accuracy_accepted": round(float(right[acc].mean()), 4) if acc.any() else 0.0,
+            "not_leaf": round(float(not_leaf.mean()), 4),
+            "ece": round(float(ece(probs, y_test)), 4),
+            "members_accuracy": each,
+            "evaluated_with": "the members' outputs on the lab test split (onnxruntime-node on each file), averaged",
+        },
+        "notes": notes + [f"validation ({len(y_lab)} lab, {len(y_field)} field photos) chose the thresholds; the test split "
+                          "was used only for these figures"],
+    }
+    write_card(card, models_dir / "ensemble.card.json")
+    print(json.dumps({k: card[k] for k in ("rejection", "metrics")}, indent=1), flush=True)
+    return card

@@ -1,0 +1,87 @@
+"""ResNet50 / VGG16 on a GPU machine (gputrain.py) and their finishing here (gpufinish.py): the pack, one epoch of
+train-gpu on the CPU with a tiny network, the weights read back, and the raw logits read from the exported file."""
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from diagrodl_ml.classes import NUM_CLASSES
+from diagrodl_ml.evaluate import node_ort_available
+from diagrodl_ml.export import export_onnx
+from diagrodl_ml.fixtures import make_synthetic_dataset
+from diagrodl_ml.gpufinish import load_weights, raw_logits
+from diagrodl_ml.gputrain import NOT_LEAF, EpochViews, GpuConfig, _webp, decode_pack, train_gpu, write_pack
+from diagrodl_ml.models import build_model
+from diagrodl_ml.preprocess import load_rgb
+
+
+class GpuTrainTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = Path(tempfile.mkdtemp())
+        make_synthetic_dataset(self.tmp / "lab", per_class=2, size=96)
+        rng = np.random.default_rng(0)
+        items = [(_webp(load_rgb(f), 80), "lab", i) for i, d in enumerate(sorted((self.tmp / "lab").iterdir()))
+                 for f in sorted(d.iterdir())]
+        items += [(_webp(rng.integers(0, 255, (224, 224, 3), dtype=np.uint8), 90), "field", k) for k in (0, 3, 9)]
+        items += [(_webp(rng.integers(0, 255, (64, 64, 3), dtype=np.uint8), 90), "negative", NOT_LEAF) for _ in range(4)]
+        self.index = write_pack(self.tmp / "pack", items, {"lab_size": 96})
+
+    def tearDown(self) -> None:
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_pack_decodes_to_the_training_sets_with_leaf_masks(self) -> None:
+        self.assertEqual(self.index["counts"], {"lab": 20, "field": 3, "negative": 4})
+        dec, index = decode_pack(self.tmp / "pack", workers=1)
+        self.assertEqual(len(dec.lab), 20)
+        self.assertEqual(sorted(set(dec.lab_labels.tolist())), list(range(NUM_CLASSES)))
+        self.assertEqual(dec.field_labels.tolist(), [0, 3, 9])
+        self.assertTrue(all(m.shape == (96, 96) and 0 < (m > 127).mean() < 1 for m in dec.lab_masks))
+        self.assertTrue(all(x.shape == (224, 224, 3) for x in dec.field + dec.negatives))  # to224, as the product
+        cfg = GpuConfig(synthetic=5, background=3, field_views=2)
+        ev = EpochViews(dec, cfg, epoch=0)
+        self.assertEqual(len(ev), 20 * 3 + 3 * 2 + 4 + 5 + 3)
+        labels = [ev[i][1] for i in range(len(ev))]
+        self.assertEqual(labels.count(NOT_LEAF), 4 + 5 + 3)
+        x, y, w = ev[len(ev) - 1]
+        self.assertEqual((tuple(x.shape), x.dtype, y), ((224, 224, 3), torch.uint8, NOT_LEAF))
+        again = EpochViews(dec, cfg, epoch=0)[7][0]
+        self.assertTrue(torch.equal(ev[7][0], again), "a view is fixed by (seed, epoch, index)")
+
+    def test_train_gpu_on_the_cpu_writes_weights_that_load_back(self) -> None:
+        cfg = GpuConfig(archs=["tiny_cnn"], epochs=1, batch_size=8, workers=1, max_side=32, synthetic=4, background=2,
+                        field_views=1)
+        summary = train_gpu(self.tmp / "pack", self.tmp / "out", cfg)
+        self.assertGreater(summary["steps"], 0)
+        hist = json.loads((self.tmp / "out" / "tiny_cnn.history.json").read_text())
+        self.assertEqual(hist["arch"], "tiny_cnn")
+        self.assertEqual(hist["history"][0]["tiny_cnn"]["views"], summary["steps"] * 8)
+        model = load_weights("tiny_cnn", self.tmp / "out" / "tiny_cnn.npz")
+        z = np.load(self.tmp / "out" / "tiny_cnn.npz")
+        for k, v in model.state_dict().items():
+            np.testing.assert_array_equal(v.numpy(), z[k].astype(v.numpy().dtype))
+        self.assertEqual(model.fc.out_features, NUM_CLASSES + 1)
+
+    @unittest.skipUnless(node_ort_available(), "onnxruntime-node is not installed (npm ci)")
+    def test_raw_logits_of_the_exported_file_are_the_network_s(self) -> None:
+        torch.manual_seed(1)
+        model = build_model("tiny_cnn", NUM_CLASSES + 1).eval()
+        path = self.tmp / "probe.onnx"
+        export_onnx(model, 1.0, path, size=48, leaf=(1.0, 0.0))
+        imgs = np.random.default_rng(2).integers(0, 255, (5, 48, 48, 3), dtype=np.uint8)
+        got = raw_logits(path, imgs, batch=2)
+        from diagrodl_ml.transfer import normalise_u8
+
+        with torch.no_grad():
+            want = model(torch.from_numpy(normalise_u8(imgs))).numpy()
+        self.assertEqual(got.shape, (5, NUM_CLASSES + 1))
+        np.testing.assert_allclose(got, want, atol=1e-4)
+
+
+if __name__ == "__main__":
+    unittest.main()
