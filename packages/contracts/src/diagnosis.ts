@@ -173,7 +173,7 @@ export interface LoadedModelDetails extends LoadedModel {
   members?: ModelId[];
   /**
    * Only for a model that can answer 'No parece una hoja de tomate': below this `leaf` output a
-   * row is 'not_leaf' (for the ensemble, the mean of its members' thresholds).
+   * row is 'not_leaf' (for the ensemble, its card's, else the mean of its members' thresholds).
    */
   leafThreshold?: number;
 }

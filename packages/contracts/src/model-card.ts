@@ -1,7 +1,8 @@
 /**
  * The model card JSON written beside each ONNX file (models/<name>.card.json) by the
  * training pipeline (ml/diagrodl_ml/card.py). The server refuses a model whose card does
- * not parse or whose sha256/size do not match the file.
+ * not parse or whose sha256/size do not match the file. Also the ensemble's card
+ * (models/ensemble.card.json, below).
  */
 import { z } from 'zod';
 import { CLASS_IDS } from './classes.ts';
@@ -170,14 +171,74 @@ export const modelCardSchema = z.object({
 export type ModelCard = z.infer<typeof modelCardSchema>;
 export type PerClassMetric = z.infer<typeof perClassMetricSchema>;
 
-/** Parses a card, throwing a readable error naming the first bad field. */
-export function parseModelCard(json: unknown): ModelCard {
-  const r = modelCardSchema.safeParse(json);
+/**
+ * The ensemble's card (models/ensemble.card.json), written by the training pipeline beside the
+ * member files: the files it was measured on, the thresholds chosen on validation for the mean
+ * of the members' calibrated probabilities (and of their leaf outputs), and its test metrics. The
+ * server uses it only when its members are exactly the loaded files (ids, sha256, size).
+ */
+export const ensembleCardSchema = z.object({
+  schema_version: z.literal(1),
+  name: z.literal('ensemble'),
+  display_name: z.string().min(1),
+  created_at: z.string(),
+  combination: z.string(),
+  members: z
+    .array(
+      z.object({
+        /** A model file id ('mobilenet' | 'resnet50' | 'vgg16'). */
+        id: z.string().min(1),
+        sha256,
+        size_bytes: z.number().int().positive(),
+      }),
+    )
+    .min(2)
+    .refine((ms) => new Set(ms.map((m) => m.id)).size === ms.length, 'member ids repeat'),
+  rejection: z.object({
+    /** Below this top mean probability: 'No reconocido con confianza'. */
+    threshold: rate,
+    /** Below this mean `leaf` output: 'No parece una hoja de tomate'. */
+    leaf_threshold: rate,
+    method: z.string(),
+    val_coverage: rate,
+  }),
+  metrics: z.object({
+    split: z.literal('test'),
+    n: z.number().int().nonnegative(),
+    accuracy: rate,
+    accuracy_ci95: z
+      .tuple([rate, rate])
+      .refine(([lo, hi]) => lo <= hi, 'the lower bound is above the upper one'),
+    min_recall: rate,
+    per_class_recall: z.partialRecord(classId, rate),
+    coverage: rate,
+    accuracy_accepted: rate,
+    ece: rate,
+    evaluated_with: z.string(),
+  }),
+  notes: z.array(z.string()),
+});
+
+export type EnsembleCard = z.infer<typeof ensembleCardSchema>;
+
+/** Parses with `schema`, throwing a readable error naming `what` and the first bad field. */
+function parseCard<T>(schema: z.ZodType<T>, what: string, json: unknown): T {
+  const r = schema.safeParse(json);
   if (!r.success) {
     const issue = r.error.issues[0];
     throw new Error(
-      `invalid model card at ${issue ? issue.path.join('.') || '(root)' : '?'}: ${issue?.message ?? ''}`,
+      `invalid ${what} at ${issue ? issue.path.join('.') || '(root)' : '?'}: ${issue?.message ?? ''}`,
     );
   }
   return r.data;
+}
+
+/** Parses a card, throwing a readable error naming the first bad field. */
+export function parseModelCard(json: unknown): ModelCard {
+  return parseCard(modelCardSchema, 'model card', json);
+}
+
+/** Parses an ensemble card, throwing a readable error naming the first bad field. */
+export function parseEnsembleCard(json: unknown): EnsembleCard {
+  return parseCard(ensembleCardSchema, 'ensemble card', json);
 }

@@ -74,7 +74,7 @@ export interface Inference {
   /** GET /diagrodl/models/ */
   list(): LoadedModelDetails[];
   health(): ModelHealth[];
-  /** Test accuracy of a model from its card (null for the ensemble: not measured). */
+  /** Test accuracy of a model from its card (null for the ensemble without its card: not measured). */
   accuracy(id: string): number | null;
   /** The card of a loaded model file (undefined for the ensemble and models not loaded). */
   card(id: string): ModelCard | undefined;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLASS_IDS } from '@diagrodl/contracts/classes';
 import { leafPhoto } from '../testing/diagnosis.ts';
 import { json, startTestServer } from '../testing/harness.ts';
-import { TINY_SIZE, makeModelsDir, tinyCard } from '../testing/tiny-model.ts';
+import { TINY_SIZE, makeModelsDir, tinyCard, writeEnsembleCard } from '../testing/tiny-model.ts';
 import { decide, resizeMap } from './classifier.ts';
 import { jet } from '@diagrodl/contracts/inference/cam';
 import { ModelRegistry, OnnxModel } from './models.ts';
@@ -197,6 +197,167 @@ describe("the leaf output ('No parece una hoja de tomate')", () => {
       });
     } finally {
       await s.app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the ensemble card (models/ensemble.card.json)', () => {
+  // Members' own rules: thresholds 0.2 and 0.4 (mean 0.3), leaf thresholds 0.4 and 0.4 (mean 0.4);
+  // leaf outputs 0 and 1 (mean 0.5: a leaf by the members' mean, not by a card's 0.6).
+  const members = () =>
+    makeModelsDir(['mobilenet', 'resnet50'], {
+      threshold: { mobilenet: 0.2, resnet50: 0.4 },
+      accuracy: { mobilenet: 0.8, resnet50: 0.7 },
+      leafBias: { mobilenet: -1000, resnet50: 1000 },
+      leafThreshold: { mobilenet: 0.4, resnet50: 0.4 },
+    });
+  const CARD = { threshold: 0.77, leafThreshold: 0.6, accuracy: 0.913 };
+
+  async function load(dir: string) {
+    const warnings: string[] = [];
+    const registry = await ModelRegistry.load(dir, {
+      info: () => undefined,
+      warn: (m) => warnings.push(m),
+    });
+    return { registry, warnings };
+  }
+
+  /** The ensemble's rules and accuracy as every view of the registry reports them. */
+  async function ensembleSeenIn(registry: ModelRegistry) {
+    const ens = registry.get('ensemble')!;
+    const [row] = await ens.classify([await leafPhoto({ seed: 8 })]);
+    return {
+      threshold: ens.threshold,
+      leafThreshold: ens.leafThreshold,
+      rowThreshold: row!.threshold,
+      reason: row!.reason,
+      listed: registry.list().find((m) => m.id === 'ensemble'),
+      accuracy: registry.accuracy('ensemble'),
+      health: registry.health().find((m) => m.id === 'ensemble'),
+    };
+  }
+
+  it('a card for exactly the loaded files gives the thresholds and the test accuracy', async () => {
+    const dir = members();
+    writeEnsembleCard(dir, ['resnet50', 'mobilenet'], CARD); // any order
+    const { registry, warnings } = await load(dir);
+    try {
+      expect(warnings).toEqual([]);
+      const seen = await ensembleSeenIn(registry);
+      expect(seen).toMatchObject({
+        threshold: 0.77,
+        leafThreshold: 0.6,
+        rowThreshold: 0.77,
+        reason: 'not_leaf', // mean leaf output 0.5 is below the card's 0.6
+        accuracy: 0.913,
+        health: { id: 'ensemble', accuracy: 0.913, status: 'loaded' },
+      });
+      expect(seen.listed).toMatchObject({
+        testAccuracy: 0.913,
+        threshold: 0.77,
+        leafThreshold: 0.6,
+        members: ['mobilenet', 'resnet50'],
+      });
+      // the members keep their own cards' rules and accuracy
+      expect(registry.get('mobilenet')!.threshold).toBe(0.2);
+      expect(registry.accuracy('mobilenet')).toBe(0.8);
+    } finally {
+      await registry.close();
+    }
+    // the server (model worker thread) reports it too
+    const s = await startTestServer('sqlite', { MODELS_DIR: dir });
+    try {
+      const health = await json(await fetch(`${s.baseUrl}/api/health`));
+      expect(health.models).toContainEqual({ id: 'ensemble', accuracy: 0.913, status: 'loaded' });
+      const models = await json(await fetch(`${s.baseUrl}/diagrodl/models/`));
+      expect(models.find((m: { id: string }) => m.id === 'ensemble')).toMatchObject({
+        testAccuracy: 0.913,
+        threshold: 0.77,
+        leafThreshold: 0.6,
+      });
+    } finally {
+      await s.app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  /** The members' means, no accuracy: what the ensemble does without a usable card. */
+  const WITHOUT_CARD = {
+    threshold: expect.closeTo(0.3, 10),
+    leafThreshold: 0.4,
+    rowThreshold: expect.closeTo(0.3, 10),
+    accuracy: null,
+    health: { id: 'ensemble', accuracy: null, status: 'loaded' },
+  };
+
+  it("without a card: the mean of the members' thresholds and no test accuracy, silently", async () => {
+    const dir = members();
+    const { registry, warnings } = await load(dir);
+    try {
+      expect(warnings).toEqual([]);
+      const seen = await ensembleSeenIn(registry);
+      expect(seen).toMatchObject(WITHOUT_CARD);
+      expect(seen.reason).not.toBe('not_leaf'); // mean leaf output 0.5 is above the mean 0.4
+      expect(seen.listed).toMatchObject({ testAccuracy: null, leafThreshold: 0.4 });
+    } finally {
+      await registry.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    [
+      "a member's sha256 differs",
+      (dir: string) => {
+        const card = writeEnsembleCard(dir, ['mobilenet', 'resnet50'], CARD);
+        card.members[1]!.sha256 = 'f'.repeat(64);
+        return card;
+      },
+      /^Ensemble card ensemble\.card\.json ignored: it does not match the loaded models: member resnet50: the file's sha256 is [0-9a-f]{64} but the ensemble card says f{64} \(the ensemble uses the mean of its members' thresholds and has no test accuracy\)$/,
+    ],
+    [
+      "a member's size differs",
+      (dir: string) => {
+        const card = writeEnsembleCard(dir, ['mobilenet', 'resnet50'], CARD);
+        card.members[0]!.size_bytes += 1;
+        return card;
+      },
+      /ignored: it does not match the loaded models: member mobilenet: the file has \d+ bytes but the ensemble card says \d+/,
+    ],
+    [
+      'it names another member set',
+      (dir: string) => {
+        fs.copyFileSync(path.join(dir, 'mobilenet.onnx'), path.join(dir, 'vgg16.onnx'));
+        const card = writeEnsembleCard(dir, ['mobilenet', 'resnet50', 'vgg16'], CARD);
+        fs.rmSync(path.join(dir, 'vgg16.onnx'));
+        return card;
+      },
+      /ignored: it does not match the loaded models: it describes the members mobilenet, resnet50, vgg16 but the loaded models are mobilenet, resnet50/,
+    ],
+    [
+      'it does not parse',
+      (dir: string) => {
+        const card = writeEnsembleCard(dir, ['mobilenet', 'resnet50'], CARD);
+        return { ...card, metrics: { ...card.metrics, accuracy: 2 } };
+      },
+      /ignored: it cannot be used: invalid ensemble card at metrics\.accuracy:/,
+    ],
+    ['it is not JSON', () => '{ "schema_version": 1,', /ignored: it cannot be used: .*JSON/],
+  ])('ignored with a warning when %s', async (_what, write, warning) => {
+    const dir = members();
+    const card = write(dir);
+    fs.writeFileSync(
+      path.join(dir, 'ensemble.card.json'),
+      typeof card === 'string' ? card : JSON.stringify(card),
+    );
+    const { registry, warnings } = await load(dir);
+    try {
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(warning);
+      expect(await ensembleSeenIn(registry)).toMatchObject(WITHOUT_CARD);
+    } finally {
+      await registry.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -2,7 +2,9 @@
  * The model registry: every models/<id>.onnx with its card models/<id>.card.json, loaded once
  * at start. A model whose card does not parse, does not match its file (sha256, size) or does
  * not describe this server's classes and preprocessing is refused, with the reason logged and
- * reported by /api/health; the server starts anyway.
+ * reported by /api/health; the server starts anyway. With two or more models the registry builds
+ * the ensemble, which takes its thresholds and test accuracy from models/ensemble.card.json when
+ * that card describes exactly the loaded files (otherwise it is ignored, with the reason logged).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,7 +12,12 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { CLASS_IDS } from '@diagrodl/contracts/classes';
 import { MODEL_VERSIONS, type LoadedModelDetails, type ModelId } from '@diagrodl/contracts';
-import { type ModelCard, parseModelCard } from '@diagrodl/contracts/model-card';
+import {
+  type EnsembleCard,
+  type ModelCard,
+  parseEnsembleCard,
+  parseModelCard,
+} from '@diagrodl/contracts/model-card';
 import { recognisedBy } from '@diagrodl/contracts/inference/decision';
 import { inputProblem } from '@diagrodl/contracts/inference/preprocess';
 import {
@@ -34,6 +41,9 @@ import {
 /** Model ids a file may have (models/<id>.onnx); the ensemble is built, never loaded. */
 export const FILE_MODEL_IDS = ['mobilenet', 'resnet50', 'vgg16'] as const;
 export type FileModelId = (typeof FILE_MODEL_IDS)[number];
+
+/** The ensemble's card, beside the model files. */
+export const ENSEMBLE_CARD = 'ensemble.card.json';
 
 /** Images per onnxruntime call (bounds memory: VGG16 at 224 px uses ~100 MB per 16 images). */
 export const MAX_BATCH = 16;
@@ -209,22 +219,33 @@ function camOf(raw: RawOutput, n: number, cls: number): CamMap {
 /**
  * The ensemble: the mean of the members' calibrated probabilities; its CAM is the mean of the
  * members' CAMs for the ensemble's predicted class, each resized to the largest member map.
- * Its threshold is the mean of the members' thresholds (not tuned on validation: documented), and
- * a photo is not recognised when any member's energy floor turns it away. Its leaf probability is
+ * A photo is not recognised when any member's energy floor turns it away. Its leaf probability is
  * the mean of the members' `leaf` outputs (members without one are left out; null if none), and a
- * photo is 'not_leaf' when that mean is below the mean of the members' leaf thresholds (the rule is
- * off when no member's card has one).
+ * photo is 'not_leaf' when that mean is below the leaf threshold.
+ *
+ * With its card (models/ensemble.card.json, used only when it describes exactly these member
+ * files), the confidence and leaf thresholds are the card's, chosen on validation for the
+ * ensemble's own outputs, and its test accuracy is the card's. Without one, the threshold is the
+ * mean of the members' thresholds and the leaf threshold the mean of the members' leaf thresholds
+ * (the rule is off when no member's card has one), neither tuned on validation, and the test
+ * accuracy is null (not measured).
  */
 export class EnsembleModel implements Classifier {
   readonly id = 'ensemble';
   readonly threshold: number;
-  /** Mean of the members' leaf thresholds (undefined: no member has one). */
+  /** The card's leaf threshold, or the mean of the members' (undefined: no card, no member has one). */
   readonly leafThreshold: number | undefined;
-  constructor(readonly members: readonly OnnxModel[]) {
-    this.threshold = members.reduce((a, m) => a + m.threshold, 0) / members.length;
-    this.leafThreshold = mean(
-      members.map((m) => m.leafThreshold).filter((t): t is number => t !== undefined),
-    );
+  /** The card's test accuracy (null without a card: not measured). */
+  readonly testAccuracy: number | null;
+  constructor(
+    readonly members: readonly OnnxModel[],
+    readonly card?: EnsembleCard,
+  ) {
+    this.threshold = card?.rejection.threshold ?? (mean(members.map((m) => m.threshold)) as number);
+    this.leafThreshold = card
+      ? card.rejection.leaf_threshold
+      : mean(members.map((m) => m.leafThreshold).filter((t): t is number => t !== undefined));
+    this.testAccuracy = card?.metrics.accuracy ?? null;
   }
 
   async classify(images: readonly PhotoInput[]): Promise<Classification[]> {
@@ -276,18 +297,86 @@ function sha256File(file: string): { sha256: string; size: number } {
   return { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
 }
 
+/** Why a file is not the one a card names (`which`: 'its card', ...), or null. */
+function fileProblem(
+  actual: { sha256: string; size: number },
+  named: { sha256: string; size_bytes: number },
+  which: string,
+): string | null {
+  if (named.size_bytes !== actual.size) {
+    return `the file has ${actual.size} bytes but ${which} says ${named.size_bytes}`;
+  }
+  if (named.sha256 !== actual.sha256) {
+    return `the file's sha256 is ${actual.sha256} but ${which} says ${named.sha256}`;
+  }
+  return null;
+}
+
 /** Why a card does not fit this server, or null. */
 function cardProblem(id: string, card: ModelCard, file: string): string | null {
-  const actual = sha256File(file);
-  if (card.file.size_bytes !== actual.size) {
-    return `the file has ${actual.size} bytes but its card says ${card.file.size_bytes}`;
-  }
-  if (card.file.sha256 !== actual.sha256) {
-    return `the file's sha256 is ${actual.sha256} but its card says ${card.file.sha256}`;
-  }
+  const problem = fileProblem(sha256File(file), card.file, 'its card');
+  if (problem) return problem;
   if (card.name !== id) return `the card describes model '${card.name}', not '${id}'`;
   if (card.classes.join() !== CLASS_IDS.join()) return 'the card lists other classes or order';
   return inputProblem(card.input);
+}
+
+/**
+ * Why the ensemble card does not describe the ensemble of `members`, or null: its members must be
+ * the same ids and each the same file. A loaded member's own card names its file's sha256 and size,
+ * already checked against the file (cardProblem), so the files are not hashed again.
+ */
+function ensembleCardProblem(card: EnsembleCard, members: readonly OnnxModel[]): string | null {
+  const ids = (xs: readonly { id: string }[]) =>
+    xs
+      .map((x) => x.id)
+      .sort()
+      .join(', ');
+  if (ids(card.members) !== ids(members)) {
+    return `it describes the members ${ids(card.members)} but the loaded models are ${ids(members)}`;
+  }
+  for (const named of card.members) {
+    const { file } = members.find((m) => m.id === named.id)!.card;
+    const problem = fileProblem(
+      { sha256: file.sha256, size: file.size_bytes },
+      named,
+      'the ensemble card',
+    );
+    if (problem) return `member ${named.id}: ${problem}`;
+  }
+  return null;
+}
+
+/**
+ * The ensemble card in `modelsDir` if it describes the ensemble of `members`; undefined when there
+ * is none (silently) or it cannot be used (with a warning saying why).
+ */
+function loadEnsembleCard(
+  modelsDir: string,
+  members: readonly OnnxModel[],
+  log: Logger,
+): EnsembleCard | undefined {
+  const ignore = (reason: string) => {
+    log.warn(
+      `Ensemble card ${ENSEMBLE_CARD} ignored: ${reason} (the ensemble uses the mean of its members' thresholds and has no test accuracy)`,
+    );
+    return undefined;
+  };
+  let card: EnsembleCard;
+  try {
+    card = parseEnsembleCard(
+      JSON.parse(fs.readFileSync(path.join(modelsDir, ENSEMBLE_CARD), 'utf8')),
+    );
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return ignore(`it cannot be used: ${(err as Error).message}`);
+  }
+  const problem = ensembleCardProblem(card, members);
+  if (problem) return ignore(`it does not match the loaded models: ${problem}`);
+  log.info(
+    `Ensemble card used (test accuracy ${card.metrics.accuracy}, threshold ${card.rejection.threshold}, leaf threshold ${card.rejection.leaf_threshold})`,
+  );
+  return card;
 }
 
 export class ModelRegistry implements Inference {
@@ -376,7 +465,9 @@ export class ModelRegistry implements Inference {
     return new ModelRegistry(
       models,
       refused,
-      members.length >= 2 ? new EnsembleModel(members) : null,
+      members.length >= 2
+        ? new EnsembleModel(members, loadEnsembleCard(modelsDir, members, log))
+        : null,
     );
   }
 
@@ -400,7 +491,6 @@ export class ModelRegistry implements Inference {
     for (const v of MODEL_VERSIONS) {
       const m = this.get(v.modelId);
       if (!m) continue;
-      const card = m instanceof OnnxModel ? m.card : null;
       out.push({
         id: v.modelId as ModelId,
         modeloVersion: v.value,
@@ -408,7 +498,7 @@ export class ModelRegistry implements Inference {
           m instanceof EnsembleModel
             ? `Ensemble (${m.members.map((x) => ModelRegistry.label(x.id).replace(/ v\d+$/, '')).join(' + ')})`
             : v.label,
-        testAccuracy: card ? card.metrics.accuracy : null,
+        testAccuracy: this.accuracy(v.modelId),
         threshold: m.threshold,
         ...(m instanceof EnsembleModel ? { members: m.members.map((x) => x.id) } : {}),
         ...(m.leafThreshold === undefined ? {} : { leafThreshold: m.leafThreshold }),
@@ -438,10 +528,11 @@ export class ModelRegistry implements Inference {
     ];
   }
 
-  /** Test accuracy of a model from its card (null for the ensemble: not measured). */
+  /** Test accuracy of a model from its card (the ensemble's from its card; null without one). */
   accuracy(id: string): number | null {
     const m = this.get(id);
-    return m instanceof OnnxModel ? m.card.metrics.accuracy : null;
+    if (m instanceof OnnxModel) return m.card.metrics.accuracy;
+    return m instanceof EnsembleModel ? m.testAccuracy : null;
   }
 
   /** Display label of a model id ('MobileNet v1', ...). */

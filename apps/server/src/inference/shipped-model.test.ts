@@ -1,4 +1,4 @@
-// The shipped model matches its card and runs. That the pipeline's ONNX export gives PyTorch's
+// Each shipped model (models/<id>.onnx) matches its card and runs. That the pipeline's ONNX export gives PyTorch's
 // outputs in onnxruntime-node is checked by ml/tests/test_onnx_export.py (the server's tests need
 // no PyTorch).
 import { createHash } from 'node:crypto';
@@ -13,15 +13,19 @@ import { INPUT_SIZE, MEAN, STD, preprocessImage } from './preprocess.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
-const SHIPPED = path.join(REPO, 'models', 'mobilenet.onnx');
-const SHIPPED_CARD = path.join(REPO, 'models', 'mobilenet.card.json');
-
-describe.skipIf(!existsSync(SHIPPED_CARD))('shipped models/mobilenet.onnx', () => {
+describe.each(['mobilenet', 'resnet50', 'vgg16'])('shipped models/%s.onnx', (id) => {
+  const SHIPPED = path.join(REPO, 'models', `${id}.onnx`);
+  const SHIPPED_CARD = path.join(REPO, 'models', `${id}.card.json`);
+  if (!existsSync(SHIPPED_CARD)) {
+    it.skip(`not shipped (no models/${id}.card.json)`, () => undefined);
+    return;
+  }
   it('matches its card (sha256, size, schema, preprocessing constants)', () => {
     const card = modelCardSchema.parse(JSON.parse(readFileSync(SHIPPED_CARD, 'utf8')));
     const bytes = readFileSync(SHIPPED);
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(card.file.sha256);
     expect(bytes.length).toBe(card.file.size_bytes);
+    expect(card.name).toBe(id);
     expect(card.classes).toEqual([...CLASS_IDS]);
     expect(card.input.size).toBe(INPUT_SIZE);
     expect(card.input.mean).toEqual([...MEAN]);
@@ -45,5 +49,7 @@ describe.skipIf(!existsSync(SHIPPED_CARD))('shipped models/mobilenet.onnx', () =
     expect(p.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 4);
     const cam = res.cam as ort.Tensor;
     expect(cam.dims.slice(0, 2)).toEqual([1, CLASS_IDS.length]);
+    const card = modelCardSchema.parse(JSON.parse(readFileSync(SHIPPED_CARD, 'utf8')));
+    if (card.rejection.leaf_threshold !== undefined) expect(res.leaf).toBeDefined();
   });
 });

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ModelCard } from '@diagrodl/contracts/model-card';
+import type { EnsembleCard, ModelCard } from '@diagrodl/contracts/model-card';
 import { addLeafOutput } from './leaf-output.ts';
 
 export const TINY_DIR = path.join(import.meta.dirname, 'fixtures', 'tiny-model');
@@ -17,6 +17,12 @@ export const TINY_SIZE = 64;
 /** Path of the committed tiny ONNX export. */
 export function tinyOnnx(): string {
   return path.join(TINY_DIR, 'model.onnx');
+}
+
+/** The sha256 and size of a file, as a card names them. */
+function fileFacts(file: string): { sha256: string; size_bytes: number } {
+  const bytes = fs.readFileSync(file);
+  return { sha256: createHash('sha256').update(bytes).digest('hex'), size_bytes: bytes.length };
 }
 
 /** A card that passes the schema and describes `file` (sha256, size) as model `name`. */
@@ -31,7 +37,6 @@ export function tinyCard(
   } = {},
 ): ModelCard {
   const base = JSON.parse(fs.readFileSync(path.join(TINY_DIR, 'card.json'), 'utf8')) as ModelCard;
-  const bytes = fs.readFileSync(file);
   const { energy_threshold: _energy, leaf_threshold: _leaf, ...rejection } = base.rejection;
   return {
     ...base,
@@ -40,8 +45,7 @@ export function tinyCard(
     file: {
       ...base.file,
       name: path.basename(file),
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      size_bytes: bytes.length,
+      ...fileFacts(file),
     },
     rejection: {
       ...rejection,
@@ -85,4 +89,44 @@ export function makeModelsDir(
     fs.writeFileSync(path.join(dir, `${id}.card.json`), JSON.stringify(card, null, 2));
   }
   return dir;
+}
+
+/**
+ * Writes models/ensemble.card.json into `dir` describing the model files already there under
+ * `ids` (their sha256 and size), with the given thresholds and test accuracy.
+ */
+export function writeEnsembleCard(
+  dir: string,
+  ids: readonly string[],
+  opts: { threshold: number; leafThreshold: number; accuracy: number },
+): EnsembleCard {
+  const card: EnsembleCard = {
+    schema_version: 1,
+    name: 'ensemble',
+    display_name: 'Ensemble (tiny test models)',
+    created_at: '2026-11-24T21:30:00Z',
+    combination: "mean of the members' calibrated probabilities",
+    members: ids.map((id) => ({ id, ...fileFacts(path.join(dir, `${id}.onnx`)) })),
+    rejection: {
+      threshold: opts.threshold,
+      leaf_threshold: opts.leafThreshold,
+      method: 'test',
+      val_coverage: 1,
+    },
+    metrics: {
+      split: 'test',
+      n: 10,
+      accuracy: opts.accuracy,
+      accuracy_ci95: [0, 1],
+      min_recall: 0,
+      per_class_recall: {},
+      coverage: 1,
+      accuracy_accepted: opts.accuracy,
+      ece: 0,
+      evaluated_with: 'nothing: a test card',
+    },
+    notes: [],
+  };
+  fs.writeFileSync(path.join(dir, 'ensemble.card.json'), JSON.stringify(card, null, 2));
+  return card;
 }

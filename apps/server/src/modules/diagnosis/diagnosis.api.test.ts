@@ -24,12 +24,19 @@ import {
   uploadForm,
   waitForRun,
 } from '../../testing/diagnosis.ts';
-import { makeModelsDir } from '../../testing/tiny-model.ts';
+import { makeModelsDir, writeEnsembleCard } from '../../testing/tiny-model.ts';
 
 // mobilenet accepts everything (threshold 0); resnet50 accepts nothing (threshold 1).
 const MODELS_DIR = makeModelsDir(['mobilenet', 'resnet50'], {
   threshold: { mobilenet: 0, resnet50: 1 },
   accuracy: { mobilenet: 0.975, resnet50: 0.5 },
+});
+// The ensemble's card for these two files: its threshold is the members' mean (0.5), so only its
+// test accuracy (and a leaf threshold, unused: the tiny members have no leaf output) is new.
+writeEnsembleCard(MODELS_DIR, ['mobilenet', 'resnet50'], {
+  threshold: 0.5,
+  leafThreshold: 0.5,
+  accuracy: 0.925,
 });
 
 function crc32(buf: Buffer): number {
@@ -87,13 +94,16 @@ describeEachDatabase(
         testAccuracy: 0.975,
         threshold: 0,
       });
+      // the ensemble's accuracy from its card (models/ensemble.card.json)
       expect(models.find((m: { id: string }) => m.id === 'ensemble')).toMatchObject({
-        testAccuracy: null,
+        testAccuracy: 0.925,
+        threshold: 0.5,
         label: 'Ensemble (MobileNet + ResNet50)',
         members: ['mobilenet', 'resnet50'],
       });
       const health = await json(await fetch(`${ctx().baseUrl}/api/health`));
       expect(health.models).toContainEqual({ id: 'mobilenet', accuracy: 0.975, status: 'loaded' });
+      expect(health.models).toContainEqual({ id: 'ensemble', accuracy: 0.925, status: 'loaded' });
     });
 
     it('asks visitors to log in (401, Spanish detail) on every diagnosis call', async () => {

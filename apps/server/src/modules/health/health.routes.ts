@@ -5,7 +5,10 @@ import { openApiRoute, route } from '../../lib/contract-routes.ts';
 
 export interface ModelInfo {
   id: string;
-  /** Test accuracy from the model card (null for the ensemble and refused models). */
+  /**
+   * Test accuracy from the model card (the ensemble's from models/ensemble.card.json; null for
+   * refused models and for the ensemble without a matching card).
+   */
   accuracy: number | null;
   /** 'refused': the file and its card do not match (or the card is invalid); see `reason`. */
   status?: 'loaded' | 'refused';

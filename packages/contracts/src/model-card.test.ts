@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { type EnsembleCard, parseEnsembleCard } from './model-card.ts';
+
+const HEX = 'ab'.repeat(32);
+
+/** The ensemble card as the pipeline writes it (ml/diagrodl_ml/gpufinish.py), extra fields included. */
+function card(): EnsembleCard & Record<string, unknown> {
+  return {
+    schema_version: 1,
+    name: 'ensemble',
+    display_name: 'Ensemble',
+    created_at: '2026-11-24T21:30:00Z',
+    combination:
+      "mean of the members' calibrated probabilities; leaf probability: mean of the members' leaf outputs",
+    members: [
+      { id: 'mobilenet', sha256: HEX, size_bytes: 6482295 },
+      { id: 'resnet50', sha256: HEX, size_bytes: 47100000 },
+      { id: 'vgg16', sha256: HEX, size_bytes: 29500000 },
+    ],
+    rejection: { threshold: 0.62, leaf_threshold: 0.9, method: 'text', val_coverage: 0.97 },
+    metrics: {
+      split: 'test',
+      n: 1124,
+      accuracy: 0.981,
+      accuracy_ci95: [0.972, 0.987],
+      min_recall: 0.95,
+      per_class_recall: { bacterial_spot: 0.97 },
+      coverage: 0.96,
+      accuracy_accepted: 0.99,
+      ece: 0.01,
+      evaluated_with: 'text',
+    },
+    notes: ['text'],
+  };
+}
+
+/** The card with one field replaced (`undefined`: removed), by a dotted path. */
+function withField(at: string, value: unknown): unknown {
+  const c = structuredClone(card()) as Record<string, unknown>;
+  const keys = at.split('.');
+  const last = keys.pop()!;
+  let o = c;
+  for (const k of keys) o = o[k] as Record<string, unknown>;
+  if (value === undefined) delete o[last];
+  else o[last] = value;
+  return c;
+}
+
+describe('parseEnsembleCard', () => {
+  it('accepts the documented card and keeps its figures (extra fields are allowed)', () => {
+    const c = parseEnsembleCard({ ...card(), metrics: { ...card().metrics, not_leaf: 0.01 } });
+    expect(c.members.map((m) => m.id)).toEqual(['mobilenet', 'resnet50', 'vgg16']);
+    expect(c.rejection).toMatchObject({ threshold: 0.62, leaf_threshold: 0.9 });
+    expect(c.metrics.accuracy).toBe(0.981);
+    expect(c.metrics.accuracy_ci95).toEqual([0.972, 0.987]);
+  });
+
+  it.each([
+    [
+      'a missing field',
+      'metrics.accuracy',
+      undefined,
+      /^invalid ensemble card at metrics\.accuracy:/,
+    ],
+    ['a missing section', 'rejection', undefined, /^invalid ensemble card at rejection:/],
+    ['another schema version', 'schema_version', 2, /at schema_version:/],
+    ['another name', 'name', 'mobilenet', /at name:/],
+    ['an accuracy above 1', 'metrics.accuracy', 1.2, /at metrics\.accuracy:/],
+    ['a threshold below 0', 'rejection.threshold', -0.1, /at rejection\.threshold:/],
+    [
+      'a leaf threshold as text',
+      'rejection.leaf_threshold',
+      '0.9',
+      /at rejection\.leaf_threshold:/,
+    ],
+    ['another split', 'metrics.split', 'val', /at metrics\.split:/],
+    [
+      'an interval upside down',
+      'metrics.accuracy_ci95',
+      [0.99, 0.97],
+      /at metrics\.accuracy_ci95:/,
+    ],
+    ['an interval of one number', 'metrics.accuracy_ci95', [0.97], /at metrics\.accuracy_ci95/],
+    ['an unknown class', 'metrics.per_class_recall', { rose: 0.9 }, /at metrics\.per_class_recall/],
+    ['a short sha256', 'members.0.sha256', 'abc', /at members\.0\.sha256:/],
+    ['a size of 0 bytes', 'members.1.size_bytes', 0, /at members\.1\.size_bytes:/],
+    ['one member', 'members', [card().members[0]], /at members:/],
+    [
+      'a member twice',
+      'members',
+      [card().members[0], card().members[0]],
+      /members: member ids repeat/,
+    ],
+  ])('refuses %s, naming the field', (_what, at, value, message) => {
+    expect(() => parseEnsembleCard(withField(at, value))).toThrow(message);
+  });
+
+  it('refuses what is not a card at all', () => {
+    expect(() => parseEnsembleCard(null)).toThrow(/^invalid ensemble card at \(root\):/);
+    expect(() => parseEnsembleCard([])).toThrow(/^invalid ensemble card at \(root\):/);
+  });
+});
