@@ -44,6 +44,21 @@ test.describe('diagnosis flow', () => {
     await expect(models.locator('option', { hasText: 'VGG16 v1' })).toHaveCount(1);
     await expect(models.locator('option', { hasText: 'ResNet50 v1' })).toHaveCount(1);
     await expect(models.locator('option', { hasText: 'MobileNet v1' })).toHaveCount(1);
+    // each loaded model, the ensemble too (its own card), shows the test accuracy the server reports
+    const loaded = (await (await page.request.get('/diagrodl/models/')).json()) as {
+      modeloVersion: string;
+      testAccuracy: number | null;
+    }[];
+    for (const m of loaded.filter((x) => x.testAccuracy !== null)) {
+      const pct = new Intl.NumberFormat('es-MX', {
+        style: 'percent',
+        maximumFractionDigits: 1,
+      }).format(m.testAccuracy as number);
+      await expect(models.locator(`option[value="${m.modeloVersion}"]`)).toContainText(
+        `exactitud en prueba ${pct}`,
+      );
+    }
+    await shot(page, 'diagnosis-custom-es');
     await models.selectOption('tomato_leaf_cnn_mobilenet');
     const uploadButton = page.getByRole('button', { name: 'Subir imágenes' });
     await expect(uploadButton).toBeDisabled();
