@@ -71,7 +71,9 @@ describeEachDatabase('diagnosis on the device', (ctx) => {
     expect(await card.text()).toBe(
       fs.readFileSync(path.join(config.modelsDir, `${DEVICE_MODEL_ID}.card.json`), 'utf8'),
     );
-    expect((await fetch(`${baseUrl}${DEVICE_PATHS.model('vgg16')}`)).status).toBe(404);
+    // a model this server does not have, and the ensemble (no file of its own): 404
+    expect((await fetch(`${baseUrl}${DEVICE_PATHS.model('resnet18')}`)).status).toBe(404);
+    expect((await fetch(`${baseUrl}${DEVICE_PATHS.model('ensemble')}`)).status).toBe(404);
     expect((await fetch(`${baseUrl}/diagrodl/device/models/..%2Fx.onnx`)).status).toBe(404);
   });
 
