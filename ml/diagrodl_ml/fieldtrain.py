@@ -298,23 +298,7 @@ def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes,
     m = metrics(probs, y_test)
     t, bias = rules["temperature"], rules["bias"]
     cal_test = calibration_summary(probs, y_test, t, bias)
-    calibration = {
-        "method": ("temperature scaling fitted on the lab validation split (LBFGS on NLL); ECE with 15 equal-width bins"
-                   if bias is None else
-                   "bias-corrected temperature scaling: probabilities = softmax(logits / T + b) over the 10 disease logits, T and "
-                   f"per-class biases b fitted on the lab validation split (LBFGS on NLL + {rules['cal']['bias_l2']:g} * |b|^2); "
-                   "ECE with 15 equal-width bins"),
-        "temperature": round(t, 5),
-        **({} if bias is None else {"class_bias": [round(float(v), 5) for v in bias]}),
-        "bins": 15,
-        **rules["val_calibration"],
-        "test_ece_before": cal_test["ece_before"],
-        "test_ece_after": cal_test["ece_after"],
-        "leaf": {"a": round(rules["leaf_ac"][0], 6), "c": round(rules["leaf_ac"][1], 6),
-                 "method": "leaf = sigmoid(a * (logsumexp(disease logits) - not-a-leaf logit) + c), Platt scaling fitted on "
-                           "validation: lab validation split and field validation part (leaves), negatives validation part and "
-                           "synthetic non-leaf images (not leaves), each weighing a quarter"},
-    }
+    calibration = calibration_section(rules, cal_test)
     rejection = rejection_section(rules, ev)
     rep = ev["report"]
     ood = ood_section(rep)
@@ -371,6 +355,28 @@ def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes,
     card["pretrained"] = {"weights": LICENSE_NOTE, "license": "Apache-2.0"}
     card["goals"].update(extra_goals(rep))
     return card
+
+
+def calibration_section(rules: dict, cal_test: dict) -> dict:
+    """The card's `calibration` block: the rules chosen on validation (rules_from_logits) and the test ECE."""
+    t, bias = rules["temperature"], rules["bias"]
+    return {
+        "method": ("temperature scaling fitted on the lab validation split (LBFGS on NLL); ECE with 15 equal-width bins"
+                   if bias is None else
+                   "bias-corrected temperature scaling: probabilities = softmax(logits / T + b) over the 10 disease logits, T and "
+                   f"per-class biases b fitted on the lab validation split (LBFGS on NLL + {rules['cal']['bias_l2']:g} * |b|^2); "
+                   "ECE with 15 equal-width bins"),
+        "temperature": round(t, 5),
+        **({} if bias is None else {"class_bias": [round(float(v), 5) for v in bias]}),
+        "bins": 15,
+        **rules["val_calibration"],
+        "test_ece_before": cal_test["ece_before"],
+        "test_ece_after": cal_test["ece_after"],
+        "leaf": {"a": round(rules["leaf_ac"][0], 6), "c": round(rules["leaf_ac"][1], 6),
+                 "method": "leaf = sigmoid(a * (logsumexp(disease logits) - not-a-leaf logit) + c), Platt scaling fitted on "
+                           "validation: lab validation split and field validation part (leaves), negatives validation part and "
+                           "synthetic non-leaf images (not leaves), each weighing a quarter"},
+    }
 
 
 def rejection_section(rules: dict, ev: dict) -> dict:
@@ -572,6 +578,20 @@ def evaluation_sources(card: dict, cache_dir: Path = DEFAULT_CACHE_DIR) -> tuple
     return cfg, cache, load_sources(cfg, cache, idx, training=False)
 
 
+def validation_sets(cache, src: dict, cfg: TransferConfig) -> dict[str, np.ndarray]:
+    """The validation images as 224 px uint8 (`lab`, `field`, `negatives`, `synthetic`): the synthetic and
+    background-only ones by the same seed as build_feature_sets."""
+    lab_val = src["lab_val"]
+    vrng = np.random.default_rng(cfg.seed + 1)
+    synth = [FA.synthetic_non_leaf(vrng) for _ in range(max(10, cfg.synthetic // 8))]
+    for j in lab_val[: max(10, cfg.background // 5)]:
+        v = FA.background_only(np.asarray(cache.images[j]), np.asarray(cache.masks[j]), vrng)
+        if v is not None:
+            synth.append(v)
+    return {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in lab_val]), "field": np.stack(src["field_val"][0]),
+            "negatives": np.stack(src["neg_val"]), "synthetic": np.stack(synth)}
+
+
 def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR, max_views: int = 1,
                 sources: tuple[TransferConfig, object, dict] | None = None) -> dict:
     """Chooses, on the validation sets the run used, the symmetric views the graph averages (choose_views, when
@@ -586,14 +606,7 @@ def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR, max_views
         raise SystemExit(f"error: {model_path} already averages {had_views} views")
     cfg, cache, src = sources or evaluation_sources(card, cache_dir)
     lab_val = src["lab_val"]
-    vrng = np.random.default_rng(cfg.seed + 1)  # the same synthetic validation images as build_feature_sets
-    synth = [FA.synthetic_non_leaf(vrng) for _ in range(max(10, cfg.synthetic // 8))]
-    for j in lab_val[: max(10, cfg.background // 5)]:
-        v = FA.background_only(np.asarray(cache.images[j]), np.asarray(cache.masks[j]), vrng)
-        if v is not None:
-            synth.append(v)
-    sets = {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in lab_val]), "field": np.stack(src["field_val"][0]),
-            "negatives": np.stack(src["neg_val"]), "synthetic": np.stack(synth)}
+    sets = validation_sets(cache, src, cfg)
     outs = {k: _ort_or_torch(None, model_path, normalise_u8(v), True, {}) for k, v in sets.items()}
     y_lab, y_field = cache.labels[lab_val], src["field_val"][1]
     notes: list[str] = []

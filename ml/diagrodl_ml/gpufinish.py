@@ -22,13 +22,13 @@ from .data import DEFAULT_CACHE_DIR, Prepared
 from .evaluate import calibration_summary, metrics
 from .export import export_onnx, file_digest as file_digest_of
 from .fieldtrain import (
-    evaluate_export, extra_goals, load_sources, ood_section, rejection_section, rules_from_logits,
+    _ort_or_torch, calibration_section, evaluate_export, extra_goals, load_sources, ood_section, rejection_section,
+    rules_from_logits, validation_sets,
 )
 from .gputrain import NOT_LEAF
 from .models import build_model, count_params, torchvision_name
 from .quantize import probe_outputs
 from .transfer import TransferConfig, normalise_u8, to224
-from . import fieldaug as FA
 
 
 def load_weights(arch: str, path: Path) -> torch.nn.Module:
@@ -47,19 +47,6 @@ def load_weights(arch: str, path: Path) -> torch.nn.Module:
 def _logits_tensor(graph: onnx.GraphProto) -> str:
     """The 11 raw logits: the output of the head's Gemm (the linear layer after global average pooling)."""
     return next(n.output[0] for n in graph.node if n.op_type == "Gemm")
-
-
-def validation_sets(cache, src: dict, cfg: TransferConfig) -> dict[str, np.ndarray]:
-    """The validation images `rethreshold` uses (the same synthetic and background-only ones, by seed)."""
-    lab_val = src["lab_val"]
-    vrng = np.random.default_rng(cfg.seed + 1)
-    synth = [FA.synthetic_non_leaf(vrng) for _ in range(max(10, cfg.synthetic // 8))]
-    for j in lab_val[: max(10, cfg.background // 5)]:
-        v = FA.background_only(np.asarray(cache.images[j]), np.asarray(cache.masks[j]), vrng)
-        if v is not None:
-            synth.append(v)
-    return {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in lab_val]), "field": np.stack(src["field_val"][0]),
-            "negatives": np.stack(src["neg_val"]), "synthetic": np.stack(synth)}
 
 
 def raw_logits(onnx_path: Path, images: np.ndarray, batch: int = 128) -> np.ndarray:
@@ -157,19 +144,7 @@ def make_card(arch, model, info, onnx_path, data, split_seed, src, rules, rule_n
     m = metrics(probs, y_test)
     t, bias = rules["temperature"], rules["bias"]
     cal_test = calibration_summary(probs, y_test, t, bias)
-    calibration = {
-        "method": ("bias-corrected temperature scaling: probabilities = softmax(logits / T + b) over the 10 disease logits, T and "
-                   "per-class biases b fitted on the lab validation split (LBFGS on NLL); ECE with 15 equal-width bins"
-                   if bias is not None else "temperature scaling fitted on the lab validation split (LBFGS on NLL); ECE with 15 bins"),
-        "temperature": round(t, 5),
-        **({} if bias is None else {"class_bias": [round(float(v), 5) for v in bias]}),
-        "bins": 15, **rules["val_calibration"],
-        "test_ece_before": cal_test["ece_before"], "test_ece_after": cal_test["ece_after"],
-        "leaf": {"a": round(rules["leaf_ac"][0], 6), "c": round(rules["leaf_ac"][1], 6),
-                 "method": "leaf = sigmoid(a * (logsumexp(disease logits) - not-a-leaf logit) + c), Platt scaling fitted on "
-                           "validation: lab validation split and field validation part (leaves), negatives validation part and "
-                           "synthetic non-leaf images (not leaves), each weighing a quarter"},
-    }
+    calibration = calibration_section(rules, cal_test)
     training = training_section(arch, history, seconds)
     data_block = {**data_section(data, split_seed),
                   "field": {"split": "per class, 40% validation (every choice; reported) by seed 2027, the rest train",
@@ -217,7 +192,6 @@ def _member_outputs(model_path: Path, card: dict, runs_dirs: list[Path], sets: d
     """Calibrated probabilities and leaf probability of one member on every validation set and the lab test split:
     from `finish-gpu`'s saved raw logits when they belong to this file, else from the file (onnxruntime-node)."""
     from .calibrate import calibrated
-    from .evaluate import ort_outputs
     from .transfer import leaf_score, sigmoid
 
     saved = _saved_outputs(card, runs_dirs)
@@ -232,12 +206,8 @@ def _member_outputs(model_path: Path, card: dict, runs_dirs: list[Path], sets: d
         return out
     out = {}
     for k, imgs in {**sets, "test": test_images}.items():
-        o = {}
-        for s in range(0, len(imgs), 256):
-            for name, v in ort_outputs(model_path, normalise_u8(imgs[s:s + 256]), skip=("cam",)).items():
-                o.setdefault(name, []).append(v)
-        out[k] = {"probabilities": np.concatenate(o["probabilities"]).astype(np.float64),
-                  "leaf": np.concatenate(o["leaf"]).reshape(-1).astype(np.float64)}
+        o = _ort_or_torch(None, model_path, normalise_u8(imgs), True, {})
+        out[k] = {"probabilities": o["probabilities"].astype(np.float64), "leaf": o["leaf"].reshape(-1).astype(np.float64)}
     return out
 
 

@@ -339,8 +339,8 @@ def train_gpu(pack_dir: Path, out_dir: Path, cfg: GpuConfig) -> dict:
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(m.parameters(), 5.0)
                 opt.step()
-                st["loss"] += float(loss.detach()) * len(y)
-                st["right"] += int((logits.detach().argmax(1) == y).sum())
+                st["loss"] += loss.detach() * len(y)  # tensors on the device: no synchronisation per step
+                st["right"] += (logits.detach().argmax(1) == y).sum()
                 st["seen"] += len(y)
             step += 1
         else:
@@ -350,7 +350,8 @@ def train_gpu(pack_dir: Path, out_dir: Path, cfg: GpuConfig) -> dict:
                "elapsed": round(time.time() - t_train0, 1)}
         for arch, st in models.items():
             if st["seen"]:
-                rec[arch] = {"train_loss": round(st["loss"] / st["seen"], 4), "train_acc": round(st["right"] / st["seen"], 4),
+                rec[arch] = {"train_loss": round(float(st["loss"]) / st["seen"], 4),
+                             "train_acc": round(int(st["right"]) / st["seen"], 4),
                              "views": st["seen"]}
         history.append(rec)
         print(json.dumps(rec), flush=True)
