@@ -69,13 +69,16 @@ BIAS_L2_GRID = (1e-2, 1e-3, 0.0)
 
 
 def choose_calibration(logits: np.ndarray, labels: np.ndarray, folds: int = 5, repeats: int = 10,
-                       seed: int = 0) -> dict:
+                       seed: int = 0, others: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> dict:
     """Temperature scaling, or temperature + per-class biases (one L2 weight of BIAS_L2_GRID), by cross-validation.
 
     Each candidate is fitted on 4/5 of the validation split and scored by its NLL on the other fifth, over
     `repeats` shuffles; the lowest mean held-out NLL wins and is refitted on the whole split. The held-out
     accuracy and per-class recall of every candidate are reported alongside (they do not decide).
-    Returns {temperature, bias (None for plain scaling), bias_l2, method, cv: [...]}.
+    `others`: validation sets of other photos ({name: (logits, labels)}, the field validation part). Biases fitted
+    on lab photos move the answer (the argmax) on those too, so they are kept only if the top-1 accuracy summed
+    over the lab split and `others` is at least that of the temperature alone (`bias_check` says how it went).
+    Returns {temperature, bias (None for plain scaling), bias_l2, method, cv: [...], bias_check?}.
     """
     y = np.asarray(labels)
     rng = np.random.default_rng(seed)
@@ -100,8 +103,29 @@ def choose_calibration(logits: np.ndarray, labels: np.ndarray, folds: int = 5, r
     best = min(cv, key=lambda c: c["nll"])
     t, b = fit_calibration(logits, y, best["bias_l2"])
     with_bias = best["bias_l2"] is not None
-    return {"temperature": t, "bias": b if with_bias else None, "bias_l2": best["bias_l2"], "cv": cv,
-            "method": ("temperature and per-class bias" if with_bias else "temperature")}
+    out = {"temperature": t, "bias": b if with_bias else None, "bias_l2": best["bias_l2"], "cv": cv}
+    if with_bias and others:
+        t0, _ = fit_calibration(logits, y, None)
+        sets = {"lab": (logits, y), **others}
+
+        def top1(temp: float, bias: np.ndarray | None) -> dict[str, float]:
+            return {k: float((calibrated(z, temp, bias).argmax(1) == np.asarray(lab)).mean()) for k, (z, lab) in sets.items()}
+
+        kept, alone = top1(t, b), top1(t0, None)
+        out["bias_check"] = {"with_bias": kept, "temperature_alone": alone, "kept": sum(kept.values()) >= sum(alone.values())}
+        if not out["bias_check"]["kept"]:
+            out.update(temperature=t0, bias=None, bias_l2=None)
+    out["method"] = "temperature and per-class bias" if out["bias"] is not None else "temperature"
+    return out
+
+
+def calibration_method(bias_l2: float | None) -> str:
+    """The card's words for a choose_calibration result."""
+    if bias_l2 is None:
+        return "temperature scaling fitted on the lab validation split (LBFGS on NLL); ECE with 15 equal-width bins"
+    return ("bias-corrected temperature scaling: probabilities = softmax(logits / T + b) over the 10 disease logits, T and "
+            f"per-class biases b fitted on the lab validation split (LBFGS on NLL + {bias_l2:g} * |b|^2); "
+            "ECE with 15 equal-width bins")
 
 
 def nll(probs: np.ndarray, labels: np.ndarray) -> float:

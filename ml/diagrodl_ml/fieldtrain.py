@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .calibrate import calibrated, choose_calibration, choose_threshold, ece, nll, softmax
+from .calibrate import calibrated, calibration_method, choose_calibration, choose_threshold, ece, nll, softmax
 from .card import build_card, card_path, goals_check, write_card
 from .classes import CLASS_IDS, NUM_CLASSES
 from .data import DEFAULT_CACHE_DIR
@@ -177,7 +177,7 @@ def choose_rules(model, cfg: TransferConfig, val: dict[str, FeatureSet]) -> tupl
 def rules_from_logits(lg: dict[str, np.ndarray], y_lab: np.ndarray, y_field: np.ndarray, seed: int) -> tuple[dict, list[str]]:
     """Calibration, leaf scaling and thresholds from the 11 raw logits of the validation sets (`lab`, `field`,
     `negatives`, `synthetic`); validation only."""
-    cal = choose_calibration(lg["lab"][:, :NUM_CLASSES], y_lab, seed=seed)
+    cal = choose_calibration(lg["lab"][:, :NUM_CLASSES], y_lab, seed=seed, others={"field": (lg["field"][:, :NUM_CLASSES], y_field)})
     t, bias = cal["temperature"], cal["bias"]
     # leaf probability: Platt scaling of the leaf score; lab, field, negatives and synthetic each weigh a quarter
     parts = [("lab", 1), ("field", 1), ("negatives", 0), ("synthetic", 0)]
@@ -361,11 +361,8 @@ def calibration_section(rules: dict, cal_test: dict) -> dict:
     """The card's `calibration` block: the rules chosen on validation (rules_from_logits) and the test ECE."""
     t, bias = rules["temperature"], rules["bias"]
     return {
-        "method": ("temperature scaling fitted on the lab validation split (LBFGS on NLL); ECE with 15 equal-width bins"
-                   if bias is None else
-                   "bias-corrected temperature scaling: probabilities = softmax(logits / T + b) over the 10 disease logits, T and "
-                   f"per-class biases b fitted on the lab validation split (LBFGS on NLL + {rules['cal']['bias_l2']:g} * |b|^2); "
-                   "ECE with 15 equal-width bins"),
+        "method": calibration_method(None if bias is None else rules["cal"]["bias_l2"]),
+        **({"bias_check": rules["cal"]["bias_check"]} if "bias_check" in rules["cal"] else {}),
         "temperature": round(t, 5),
         **({} if bias is None else {"class_bias": [round(float(v), 5) for v in bias]}),
         "bins": 15,

@@ -26,7 +26,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from . import data as D
-from .calibrate import calibrated, choose_calibration, ece, nll, softmax
+from .calibrate import calibrated, calibration_method, choose_calibration, ece, nll, softmax
 from .card import card_path, write_card
 from .evaluate import ort_outputs
 from .export import file_digest
@@ -240,10 +240,11 @@ def recalibrate(model_path: Path, sources: tuple) -> dict:
     y = cache.labels[lab_val]
 
     m = onnx.load(str(model_path))
-    batches = [x[s:s + 512] for s in range(0, len(x), 512)]
-    logits = np.concatenate([b[0] for b in probe_outputs(model_path, [_disease_logits_tensor(m.graph)], batches)])
+    name = _disease_logits_tensor(m.graph)
+    logits = np.concatenate([b[0] for b in probe_outputs(model_path, [name], [x[s:s + 512] for s in range(0, len(x), 512)])])
     logits = logits.astype(np.float64)
-    cal = choose_calibration(logits, y, seed=cfg.seed)
+    field = probe_outputs(model_path, [name], [normalise_u8(np.stack(src["field_val"][0]))])[0][0].astype(np.float64)
+    cal = choose_calibration(logits, y, seed=cfg.seed, others={"field": (field, np.asarray(src["field_val"][1]))})
     t, bias = cal["temperature"], cal["bias"]
     for init in m.graph.initializer:
         if init.name == "inv_t":
@@ -255,7 +256,10 @@ def recalibrate(model_path: Path, sources: tuple) -> dict:
     onnx.save(m, str(model_path))
     p_raw, p_cal = softmax(logits, 1.0), calibrated(logits, t, bias)
     card["file"].update(file_digest(model_path))
+    card["calibration"].pop("bias_check", None)
     card["calibration"].update({
+        "method": calibration_method(cal["bias_l2"]),
+        **({"bias_check": cal["bias_check"]} if "bias_check" in cal else {}),
         "temperature": round(t, 5),
         "class_bias": [round(float(v), 5) for v in (np.zeros(len(logits[0])) if bias is None else bias)],
         "val_ece_before": round(ece(p_raw, y), 4), "val_ece_after": round(ece(p_cal, y), 4),

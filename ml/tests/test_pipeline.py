@@ -107,6 +107,37 @@ class CalibrationTest(unittest.TestCase):
         self.assertGreater(recall(fixed), recall(plain) + 0.2)
         self.assertLess(nll(fixed, y2), nll(plain, y2))
 
+    def test_class_bias_is_dropped_when_it_costs_other_photos_more_top1_than_it_wins_on_lab(self) -> None:
+        from diagrodl_ml.calibrate import choose_calibration
+
+        rng = np.random.default_rng(2)
+        y = rng.integers(0, 10, 1500)
+        lab = rng.normal(0, 1, (1500, 10))
+        lab[np.arange(1500), y] += 3.0
+        lab[:, 2] -= 2.5  # on lab photos the network under-predicts class 2: a bias corrects it
+
+        def other(shift: float) -> tuple[np.ndarray, np.ndarray]:
+            yf = rng.integers(0, 10, 300)
+            z = rng.normal(0, 1, (300, 10))
+            z[np.arange(300), yf] += 1.0
+            z[:, 2] += shift
+            return z, yf
+
+        self.assertIsNotNone(choose_calibration(lab, y, repeats=2)["bias"])  # lab photos alone keep it
+        # other photos on which class 2 is not under-predicted: the lab bias makes it win there wrongly
+        dropped = choose_calibration(lab, y, repeats=2, others={"field": other(0.8)})
+        chk = dropped["bias_check"]
+        self.assertFalse(chk["kept"])
+        self.assertLess(sum(chk["with_bias"].values()), sum(chk["temperature_alone"].values()))
+        self.assertGreater(chk["with_bias"]["lab"], chk["temperature_alone"]["lab"])
+        self.assertIsNone(dropped["bias"])
+        self.assertEqual(dropped["method"], "temperature")
+        # other photos that share the lab photos' under-prediction: the bias helps both and stays
+        kept = choose_calibration(lab, y, repeats=2, others={"field": other(-2.5)})
+        self.assertTrue(kept["bias_check"]["kept"])
+        self.assertGreater(kept["bias"][2], 1.5)
+        self.assertEqual(kept["method"], "temperature and per-class bias")
+
     def test_plain_temperature_wins_when_the_classes_are_balanced(self) -> None:
         from diagrodl_ml.calibrate import choose_calibration
 
