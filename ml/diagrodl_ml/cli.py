@@ -4,6 +4,7 @@
     python3 -m diagrodl_ml.cli finish --arch mobilenet          # calibrate/export/card from the last checkpoint
     python3 -m diagrodl_ml.cli finish --from-onnx F.onnx        # the same from an earlier export's network
     python3 -m diagrodl_ml.cli evaluate --model models/mobilenet.onnx [--update-card]
+    python3 -m diagrodl_ml.cli add-lab-gate --model M.onnx --out OUT.onnx   # labgate.py
     python3 -m diagrodl_ml.cli pack --out ml/.pack             # training photos for a GPU machine (gputrain.py)
     python3 -m diagrodl_ml.cli train-gpu --pack ml/.pack --out DIR --arch resnet50 vgg16 --time-budget-min 7.5
     python3 -m diagrodl_ml.cli finish-gpu --arch resnet50 --weights DIR/resnet50.npz   # gpufinish.py
@@ -24,6 +25,7 @@ import torch
 from . import data as D
 from .card import data_section
 from .ensemble import attach
+from .labgate import attach_gate
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
 from .quantize import quantize
 from .fieldtrain import record_cpu_figures, reevaluate, rethreshold, run
@@ -115,6 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     px.add_argument("--max-views", type=int, choices=VIEW_COUNTS, default=1,
                     help="at most this many views of the expert (each one costs a pass of the expert)")
     px.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
+    pg = sub.add_parser("add-lab-gate", help="add a gate on lab-like photos (more weight to the lab expert) "
+                                             "to an export that holds a lab expert; weights chosen on validation, "
+                                             "calibration and thresholds again, and its card")
+    pg.add_argument("--model", required=True, type=Path)
+    pg.add_argument("--out", required=True, type=Path)
+    pg.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
     pk = sub.add_parser("pack", help="the training photos, compactly, for a GPU machine (gputrain.pack)")
     pk.add_argument("--out", type=Path, default=REPO_ROOT / "ml" / ".pack")
     pk.add_argument("--lab-quality", type=int, default=72)
@@ -158,6 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "add-expert":
         card = attach(args.model, args.expert, args.out, args.max_views, args.cache_dir)
         print(json.dumps({"file": card["file"], "lab_expert": {k: card["lab_expert"][k] for k in ("weight", "views")}}, indent=1))
+        return 0
+    if args.cmd == "add-lab-gate":
+        card = attach_gate(args.model, args.out, args.cache_dir)
+        print(json.dumps({"file": card["file"], "lab_gate": {k: card["lab_gate"][k] for k in
+                                                             ("w_lab", "w_other", "val_accuracy")}}, indent=1))
         return 0
     if args.cmd == "pack":
         print(json.dumps(pack(args.out, args.lab_quality), indent=1))

@@ -222,8 +222,15 @@ def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cach
     card["notes"].append(f"lab expert added by `add-expert` (expert {expert_src.name}, weight {weight:g}, {views} "
                          f"view{'s' if views > 1 else ''}; lab_expert has the choice): the notes above describe "
                          f"{main_src.name} without it (sha256 {main_digest['sha256'][:12]})")
+    return refit_after_graph_change(card, dst, sources, "the lab expert")
+
+
+def refit_after_graph_change(card: dict, dst: Path, sources: tuple, what: str) -> dict:
+    """After a change to the disease logits of an export's graph (`what` was added): drops the per-CPU figures of
+    the file before it, writes the card beside `dst`, fits the calibration again (quantize.recalibrate), chooses
+    the thresholds again and measures every figure on the new file (fieldtrain.rethreshold)."""
     if card.get("quantization", {}).pop("figures_by_cpu", None):
-        card["notes"].append("quantization.figures_by_cpu dropped when the lab expert was added: they were the figures "
+        card["notes"].append(f"quantization.figures_by_cpu dropped when {what} was added: they were the figures "
                              "of the file without it")
     write_card(card, card_path(dst))
     recalibrate(dst, sources)

@@ -7,15 +7,18 @@ import unittest
 from pathlib import Path
 
 import numpy as np
+import onnx
 import torch
 
 from diagrodl_ml.calibrate import softmax
 from diagrodl_ml.classes import NUM_CLASSES
 from diagrodl_ml.ensemble import add_expert, expert_logits_model
+from diagrodl_ml.labgate import add_gate, combined, fit_gate, fit_linear, gate_of, probe, tensors
 from diagrodl_ml.evaluate import node_ort_available, ort_outputs
 from diagrodl_ml.export import add_views, export_onnx
 from diagrodl_ml.models import build_model
 from diagrodl_ml.quantize import _disease_logits_tensor, probe_outputs
+from diagrodl_ml.transfer import normalise_u8
 
 SIZE = 32
 
@@ -29,8 +32,6 @@ def _net(classes: int, seed: int) -> torch.nn.Module:
 
 
 def _logits(path: Path, x: np.ndarray) -> np.ndarray:
-    import onnx
-
     return probe_outputs(path, [_disease_logits_tensor(onnx.load(str(path)).graph)], [x])[0][0]
 
 
@@ -52,8 +53,6 @@ class LabExpertTest(unittest.TestCase):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def _expert_logits(self, src: str, views: int) -> np.ndarray:
-        import onnx
-
         m, out = expert_logits_model(self.tmp / src, views)
         onnx.save(m, str(self.tmp / "e.onnx"))
         return ort_outputs(self.tmp / "e.onnx", self.x)[out]
@@ -79,6 +78,48 @@ class LabExpertTest(unittest.TestCase):
             np.testing.assert_allclose(got[k], main[k], atol=1e-6, err_msg=k)
         with self.assertRaises(ValueError):
             add_expert(self.tmp / "sum.onnx", self.tmp / "expert4.onnx", self.tmp / "again.onnx", 0.3, 1)
+
+    def test_gated_graph_computes_the_gate_formula_and_keeps_leaf_and_cam(self) -> None:
+        add_expert(self.tmp / "main.onnx", self.tmp / "expert4.onnx", self.tmp / "sum.onnx", 0.3, 2)
+        u8 = np.random.default_rng(4).integers(0, 256, (4, SIZE, SIZE, 3), dtype=np.uint8)
+        x = normalise_u8(u8)
+        p = probe(self.tmp / "sum.onnx", u8)
+        names = tensors(onnx.load(str(self.tmp / "sum.onnx")).graph)
+        # every view's features, the photos' own first (ort_outputs folds the 2N rows into N)
+        both = probe_outputs(self.tmp / "sum.onnx", [names["features"]], [x[:1]])[0][0].reshape(2, -1)
+        np.testing.assert_allclose(p["features"][:1], both[:1], atol=1e-6)
+        self.assertGreater(np.abs(both[0] - both[1]).max(), 1e-4)  # the mirror image's differ
+        self.assertEqual(p["features"].shape, (len(x), both.shape[1]))
+        gate = (np.random.default_rng(5).normal(0, 1, p["features"].shape[1]), 0.2)
+        g = gate_of(p["features"], gate)
+        self.assertTrue((g > 0.05).any() and (g < 0.95).any(), "the gate should vary across the photos")
+        add_gate(self.tmp / "sum.onnx", self.tmp / "gated.onnx", {"gate": gate, "w_lab": 2.0, "w_other": 0.3})
+        got, before = ort_outputs(self.tmp / "gated.onnx", x), ort_outputs(self.tmp / "sum.onnx", x)
+        z = combined(p, gate, 2.0, 0.3) / 1.3
+        np.testing.assert_allclose(z, (p["main"] + (0.3 + 1.7 * g[:, None]) * p["expert"]) / 1.3)
+        np.testing.assert_allclose(got["probabilities"], softmax(z + self.bias, 1.0), atol=1e-5)
+        self.assertGreater(np.abs(got["probabilities"] - before["probabilities"]).max(), 1e-3)
+        for k in ("leaf", "cam"):
+            np.testing.assert_allclose(got[k], before[k], atol=1e-6, err_msg=k)
+        with self.assertRaises(ValueError):
+            tensors(onnx.load(str(self.tmp / "gated.onnx")).graph)
+        with self.assertRaises(ValueError):  # a file without a lab expert
+            tensors(onnx.load(str(self.tmp / "main.onnx")).graph)
+
+
+class LinearFitTest(unittest.TestCase):
+    def test_fits_act_on_raw_inputs_and_separate_two_clouds(self) -> None:
+        rng = np.random.default_rng(0)
+        a, b = rng.normal(5, 2, (200, 6)), rng.normal(9, 2, (200, 6))
+        a[:, 0] += 100  # a large offset: the standardisation must be folded into the returned weights
+        b[:, 0] += 100
+        w, c = fit_gate(a, b)
+        self.assertGreater(((a @ w + c) > 0).mean(), 0.95)
+        self.assertGreater(((b @ w + c) < 0).mean(), 0.95)
+        x = np.concatenate([a, b])
+        y = np.repeat([0, 1], 200)
+        wm, bm = fit_linear(x, y, 2, 1e-3)
+        self.assertGreater(((x @ wm + bm).argmax(1) == y).mean(), 0.95)
 
 
 if __name__ == "__main__":
