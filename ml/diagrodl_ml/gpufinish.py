@@ -19,7 +19,7 @@ import torch
 from .card import build_card, card_path, data_section, write_card
 from .classes import NUM_CLASSES
 from .data import DEFAULT_CACHE_DIR, Prepared
-from .evaluate import calibration_summary, metrics
+from .evaluate import batches_from_u8, calibration_summary, metrics
 from .export import export_onnx, file_digest as file_digest_of
 from .fieldtrain import (
     _ort_or_torch, calibration_section, evaluate_export, extra_goals, load_sources, ood_section, rejection_section,
@@ -28,7 +28,7 @@ from .fieldtrain import (
 from .gputrain import NOT_LEAF
 from .models import build_model, count_params, torchvision_name
 from .quantize import probe_outputs
-from .transfer import TransferConfig, normalise_u8, to224
+from .transfer import TransferConfig, normalise_u8
 
 
 def load_weights(arch: str, path: Path) -> torch.nn.Module:
@@ -188,9 +188,11 @@ def _saved_outputs(card: dict, runs_dirs: list[Path]) -> Path | None:
 
 
 def _member_outputs(model_path: Path, card: dict, runs_dirs: list[Path], sets: dict[str, np.ndarray],
-                    test_images: np.ndarray) -> dict[str, dict[str, np.ndarray]]:
-    """Calibrated probabilities and leaf probability of one member on every validation set and the lab test split:
-    from `finish-gpu`'s saved raw logits when they belong to this file, else from the file (onnxruntime-node)."""
+                    test_x: np.ndarray) -> dict[str, dict[str, np.ndarray]]:
+    """Calibrated probabilities and leaf probability of one member on every validation set (uint8 224 px) and the
+    lab test split (`test_x`: float NCHW, preprocessed as the product and the card's evaluation do, without
+    rounding): from `finish-gpu`'s saved raw logits when they belong to this file, else from the file
+    (onnxruntime-node)."""
     from .calibrate import calibrated
     from .transfer import leaf_score, sigmoid
 
@@ -205,8 +207,8 @@ def _member_outputs(model_path: Path, card: dict, runs_dirs: list[Path], sets: d
         out["test"] = {"probabilities": z["test_probabilities"].astype(np.float64), "leaf": z["test_leaf"].reshape(-1)}
         return out
     out = {}
-    for k, imgs in {**sets, "test": test_images}.items():
-        o = _ort_or_torch(None, model_path, normalise_u8(imgs), True, {})
+    for k, x in {**{k: normalise_u8(v) for k, v in sets.items()}, "test": test_x}.items():
+        o = _ort_or_torch(None, model_path, x, True, {})
         out[k] = {"probabilities": o["probabilities"].astype(np.float64), "leaf": o["leaf"].reshape(-1).astype(np.float64)}
     return out
 
@@ -230,12 +232,12 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
     cfg = TransferConfig()
     src = load_sources(cfg, data.cache, data.idx, training=False)
     sets = validation_sets(data.cache, src, cfg)
-    test_images = np.stack([to224(np.asarray(data.cache.images[j])) for j in np.sort(data.idx["test"])])
+    test_x = np.concatenate(list(batches_from_u8(data.cache.images[np.sort(data.idx["test"])], 224)))
     y_test = data.cache.labels[np.sort(data.idx["test"])]
     outs = {}
     for m in members:
         t1 = time.time()
-        outs[m] = _member_outputs(models_dir / f"{m}.onnx", cards[m], runs_dirs, sets, test_images)
+        outs[m] = _member_outputs(models_dir / f"{m}.onnx", cards[m], runs_dirs, sets, test_x)
         print(f"{m}: outputs in {time.time() - t1:.0f}s", flush=True)
     mean = {k: {o: np.mean([outs[m][k][o] for m in members], axis=0) for o in ("probabilities", "leaf")}
             for k in (*sets, "test")}
