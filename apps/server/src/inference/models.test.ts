@@ -79,6 +79,19 @@ describe('model registry', () => {
   it('refuses an undecodable image with an error (the caller decides what to do)', async () => {
     await expect(registry.get('mobilenet')!.classify([Buffer.from('no')])).rejects.toThrow();
   });
+
+  it('decodes the next photo while resizing this one: same answers; a bad photo anywhere is an error', async () => {
+    const photos = await Promise.all([4, 5, 6].map((seed) => leafPhoto({ seed })));
+    const model = registry.get('mobilenet')!;
+    const together = await model.classify(photos);
+    const alone = [];
+    for (const p of photos) alone.push(...(await model.classify([p])));
+    expect(together).toEqual(alone);
+    // the bad photo is decoded while the first is resized; the error comes from classify, in its turn
+    await expect(model.classify([photos[0]!, Buffer.from('no'), photos[2]!])).rejects.toThrow();
+    await expect(model.classify([Buffer.from('no'), photos[1]!])).rejects.toThrow();
+    expect(await model.classify([photos[1]!])).toEqual([alone[1]]); // and the model still works
+  });
 });
 
 describe('the energy floor', () => {

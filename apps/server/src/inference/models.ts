@@ -31,11 +31,12 @@ import {
   resizeMap,
 } from './classifier.ts';
 import {
+  type DecodedRgb,
   type PhotoInput,
   type PreprocessedImage,
   batchTensors,
+  decodeRgb,
   preprocessDecoded,
-  preprocessImage,
 } from './preprocess.ts';
 
 /** Model ids a file may have (models/<id>.onnx); the ensemble is built, never loaded. */
@@ -81,12 +82,20 @@ function preprocessAll(
 ): Promise<PreprocessedImage[]> {
   let p = cache.get(size);
   if (!p) {
+    // The next photo is decoded (sharp, on libuv's threads) while this one is cropped and resized
+    // on the main thread; at most two decoded photos are held at once.
+    const decode = (img: PhotoInput): Promise<DecodedRgb> => {
+      const d = Buffer.isBuffer(img) ? decodeRgb(img) : Promise.resolve(img);
+      d.catch(() => undefined); // a photo that fails is reported when its turn comes, not as unhandled
+      return d;
+    };
     p = (async () => {
       const out: PreprocessedImage[] = [];
-      for (const img of images) {
-        out.push(
-          Buffer.isBuffer(img) ? await preprocessImage(img, size) : preprocessDecoded(img, size),
-        );
+      let next = images.length ? decode(images[0] as PhotoInput) : undefined;
+      for (let i = 0; i < images.length; i++) {
+        const current = await next!;
+        next = i + 1 < images.length ? decode(images[i + 1] as PhotoInput) : undefined;
+        out.push(preprocessDecoded(current, size));
       }
       return out;
     })();
