@@ -36,7 +36,7 @@ from .ensemble import PREFIX as EXPERT, refit_after_graph_change
 from .export import file_digest
 from .fieldtrain import evaluation_sources
 from .quantize import probe_outputs
-from .sources import FIELD_DIR, NEGATIVES_DIR, field_split, negatives_split
+from .sources import NEGATIVES_DIR
 from .transfer import load_photos, normalise_u8, sigmoid, to224
 
 PREFIX = "labgate__"
@@ -121,14 +121,16 @@ def fit_linear(x: np.ndarray, y: np.ndarray, classes: int, l2: float, weights: n
 
 
 def training_sets(cache, src: dict, seed: int = SEED) -> dict[str, list[np.ndarray]]:
-    """Training photos only: `lab` (each lab training photo as the product sees it and one lab view of it) and
+    """`src`: what fieldtrain.evaluation_sources returns (the splits and the field training photos).
+
+    Training photos only: `lab` (each lab training photo as the product sees it and one lab view of it) and
     `not_lab` (field training photos and FIELD_VIEWS views of each, FIELD_LIKE lab leaves on crops of training
     negatives)."""
     rng = np.random.default_rng(seed)
     tr = src["lab_train"]
     lab = [to224(np.asarray(cache.images[j])) for j in tr] + [FA.lab_view(np.asarray(cache.images[j]), rng) for j in tr]
-    field = load_photos(FIELD_DIR, [p.rel_path for p in field_split()["train"]])
-    neg = [p.rel_path for p in negatives_split()["train"]]
+    field = src["field_train"][0]  # loaded by evaluation_sources
+    neg = [p.rel_path for p in src["negatives_split"]["train"]]
     backgrounds = [b for b in load_photos(NEGATIVES_DIR, [neg[i] for i in rng.choice(len(neg), min(BACKGROUNDS, len(neg)), replace=False)])
                    if b.shape[0] >= 200]
     like = [FA.field_like(np.asarray(cache.images[j]), np.asarray(cache.masks[j]), rng, backgrounds)
