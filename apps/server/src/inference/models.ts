@@ -46,8 +46,12 @@ export type FileModelId = (typeof FILE_MODEL_IDS)[number];
 /** The ensemble's card, beside the model files. */
 export const ENSEMBLE_CARD = 'ensemble.card.json';
 
-/** Images per onnxruntime call (bounds memory: VGG16 at 224 px uses ~100 MB per 16 images). */
-export const MAX_BATCH = 16;
+/**
+ * Images per onnxruntime call. Bounds memory (VGG16 at 224 px uses ~100 MB per 16 images), and
+ * 8 is faster than 16 for the MobileNet (bench/diagnosis, a batch of 20, 2026-11-25: 182, 189 and
+ * 186 images/s against 155, 173 and 172, alternating; ResNet50 and VGG16 within 3 %).
+ */
+export const MAX_BATCH = 8;
 
 export interface RefusedModel {
   id: string;

@@ -11,7 +11,7 @@
  * Steps 2-4 are one piece of code shared with the browser (@diagrodl/contracts/inference/preprocess).
  */
 import sharp from 'sharp';
-import { INPUT_SIZE, cropResize, normalize } from '@diagrodl/contracts/inference/preprocess';
+import { INPUT_SIZE, toModelInput } from '@diagrodl/contracts/inference/preprocess';
 
 // The arithmetic (crop, area resize, normalisation) is shared with the browser's on-device
 // diagnosis: packages/contracts/src/inference/preprocess.ts. Only decoding is the server's.
@@ -22,6 +22,7 @@ export {
   areaWeights,
   cropResize,
   normalize,
+  toModelInput,
 } from '@diagrodl/contracts/inference/preprocess';
 /** Refuse images above this many pixels (decompression bombs). */
 export const MAX_INPUT_PIXELS = 100_000_000;
@@ -70,7 +71,7 @@ export function preprocessDecoded(
   { data, width, height }: DecodedRgb,
   size: number = INPUT_SIZE,
 ): PreprocessedImage {
-  return { tensor: normalize(cropResize(data, width, height, size), size), width, height, size };
+  return { tensor: toModelInput(data, width, height, size), width, height, size };
 }
 
 /** Stacks several preprocessed tensors into one [N, 3, size, size] batch. */

@@ -5,12 +5,7 @@
  */
 import { type CamMap, camOverlayRgba, heatmapBaseSize } from '@diagrodl/contracts/inference/cam';
 import { type Decision, decideOne } from '@diagrodl/contracts/inference/decision';
-import {
-  INPUT_SIZE,
-  centreSquare,
-  cropResize,
-  normalize,
-} from '@diagrodl/contracts/inference/preprocess';
+import { INPUT_SIZE, centreSquare, toModelInput } from '@diagrodl/contracts/inference/preprocess';
 import { UPLOAD_LIMITS } from '@diagrodl/contracts';
 import { type DeviceModel, loadDeviceModel } from './model.ts';
 
@@ -64,8 +59,7 @@ export async function preprocessPhoto(
   blob: Blob,
 ): Promise<{ tensor: Float32Array; width: number; height: number }> {
   const { data, width, height } = await decodePhoto(blob);
-  const hwc = cropResize(data, width, height, INPUT_SIZE, 4);
-  return { tensor: normalize(hwc, INPUT_SIZE), width, height };
+  return { tensor: toModelInput(data, width, height, INPUT_SIZE, 4), width, height };
 }
 
 /** Runs the model on one photo and decides as the server does. */
