@@ -47,7 +47,7 @@ NOT_LEAF = NUM_CLASSES  # index of the 11th output
 
 @dataclass
 class TransferConfig:
-    cut: int = 10  # features[1:cut+1] of MobileNetV2 (after the input scaling at index 0: the stem and blocks 1-9) are frozen and cached
+    cut: int = 7  # features[1:cut+1] of MobileNetV2 (after the input scaling at index 0: the stem and blocks 1-6) are frozen and cached; 10 until 2026-11-25 (ml/README.md)
     lab_views: int = 3  # per lab training image: 1 plain lab view + (lab_views - 1) field-like views
     field_views: int = 20  # per field training photo
     synthetic: int = 2000  # procedural non-leaf images
