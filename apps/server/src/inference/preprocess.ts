@@ -15,15 +15,7 @@ import { INPUT_SIZE, toModelInput } from '@diagrodl/contracts/inference/preproce
 
 // The arithmetic (crop, area resize, normalisation) is shared with the browser's on-device
 // diagnosis: packages/contracts/src/inference/preprocess.ts. Only decoding is the server's.
-export {
-  INPUT_SIZE,
-  MEAN,
-  STD,
-  areaWeights,
-  cropResize,
-  normalize,
-  toModelInput,
-} from '@diagrodl/contracts/inference/preprocess';
+export { INPUT_SIZE, MEAN, STD, areaWeights } from '@diagrodl/contracts/inference/preprocess';
 /** Refuse images above this many pixels (decompression bombs). */
 export const MAX_INPUT_PIXELS = 100_000_000;
 

@@ -54,8 +54,9 @@ export function areaWeights(nIn: number, nOut: number): Taps {
 
 /**
  * The row pass's buffer, reused from one photo to the next (zeroed): a new one per photo cost more
- * time in allocation and garbage collection than the arithmetic. Photos wider than 2048 px get
- * their own, so one huge photo does not keep a huge buffer alive.
+ * time in allocation and garbage collection than the arithmetic. Photos whose shorter side (the
+ * side of the centre square) is over 2048 px get their own, so one huge photo does not keep a huge
+ * buffer alive.
  */
 let rowBuffer = new Float64Array(0);
 const ROW_BUFFER_MAX = INPUT_SIZE * 2048 * 3;
