@@ -117,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     px.add_argument("--max-views", type=int, choices=VIEW_COUNTS, default=1,
                     help="at most this many views of the expert (each one costs a pass of the expert)")
     px.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
+    px.add_argument("--replace", action="store_true",
+                    help="the model already holds an expert: take it (and its lab gate) out first")
     pg = sub.add_parser("add-lab-gate", help="add a gate on lab-like photos (more weight to the lab expert) "
                                              "to an export that holds a lab expert; weights chosen on validation, "
                                              "calibration and thresholds again, and its card")
@@ -164,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     if args.cmd == "add-expert":
-        card = attach(args.model, args.expert, args.out, args.max_views, args.cache_dir)
+        card = attach(args.model, args.expert, args.out, args.max_views, args.cache_dir, args.replace)
         print(json.dumps({"file": card["file"], "lab_expert": {k: card["lab_expert"][k] for k in ("weight", "views")}}, indent=1))
         return 0
     if args.cmd == "add-lab-gate":

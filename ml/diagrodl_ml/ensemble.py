@@ -135,6 +135,30 @@ def add_expert(main_src: Path, expert_src: Path, dst: Path, weight: float, views
     return file_digest(dst)
 
 
+def without_expert(src: Path, dst: Path) -> dict:
+    """Writes to `dst` the export `src` without its lab expert and without the lab gate that weighs it (labgate.py,
+    whose names start with "labgate__"): the graph of the main network alone, its own disease logits calibrated
+    (by the combined network's temperature, until it is fitted again). Returns file_digest."""
+    m = onnx.load(str(src))
+    g = m.graph
+    if not _holds_expert(g):
+        raise ValueError(f"{src} holds no expert")
+    gone = (PREFIX, "labgate__")
+    own = next(n for n in g.node if n.name == PREFIX + "sum_add").input[0]
+    mul = next(n for n in g.node if n.op_type == "Mul" and "inv_t" in n.input)
+    mul.input[:] = [own if t == PREFIX + "sum" else t for t in mul.input]
+    keep = [n for n in g.node if not n.name.startswith(gone)]
+    del g.node[:]
+    g.node.extend(keep)
+    inits = [i for i in g.initializer if not i.name.startswith(gone)]
+    del g.initializer[:]
+    g.initializer.extend(inits)
+    m.doc_string = m.doc_string.split(" The disease logits are the main network's plus")[0]
+    onnx.checker.check_model(m)
+    onnx.save(m, str(dst))
+    return file_digest(dst)
+
+
 def expert_outputs(expert_src: Path, views: int, sets: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The expert's disease logits (averaged over `views`) on each set of uint8 images."""
     tmp = Path(tempfile.mkdtemp(prefix="diagrodl-expert-"))
@@ -186,14 +210,30 @@ def choose_expert(main_src: Path, expert_src: Path, sets: dict[str, np.ndarray],
     return views, weight, note
 
 
-def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dict:
+def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cache_dir: Path = D.DEFAULT_CACHE_DIR,
+           replace: bool = False) -> dict:
     """`add-expert`: chooses the expert's views and weight on validation (choose_expert), writes the summed graph
     to `dst` (add_expert) with the main card extended, fits the calibration again on the lab validation split
     (quantize.recalibrate), chooses the thresholds again and measures every figure of the card on the new file
-    (fieldtrain.rethreshold). Writes nothing when the expert does not help on validation."""
-    main_digest, card = file_digest(main_src), json.loads(card_path(main_src).read_text())  # main_src may be dst
+    (fieldtrain.rethreshold). Writes nothing when the expert does not help on validation. `replace`: an export
+    that already holds an expert (and a gate) is taken without them first (without_expert)."""
+    card = json.loads(card_path(main_src).read_text())
+    replaced = ""
     if "lab_expert" in card:
-        raise SystemExit(f"error: {main_src} already holds a lab expert")
+        if not replace:
+            raise SystemExit(f"error: {main_src} already holds a lab expert (--replace takes it out first)")
+        old = card["lab_expert"]["expert"]["file"]
+        replaced = (f"; it replaced the expert {old['name']} (sha256 {old['sha256'][:12]}, weight "
+                    f"{card['lab_expert']['weight']:g}{', and its lab gate' if 'lab_gate' in card else ''}) of "
+                    f"{main_src.name} sha256 {file_digest(main_src)['sha256'][:12]}")
+        tmp = Path(tempfile.mkdtemp(prefix="diagrodl-main-")) / main_src.name
+        card.pop("lab_expert")
+        card.pop("lab_gate", None)
+        card["notes"] = [n for n in card["notes"] if not n.startswith(("lab expert added by", "lab gate added by"))]
+        card["file"].update(name=tmp.name, **without_expert(main_src, tmp))
+        write_card(card, card_path(tmp))
+        main_src = tmp
+    main_digest, card = file_digest(main_src), json.loads(card_path(main_src).read_text())  # main_src may be dst
     ecp = card_path(expert_src)
     expert_card = json.loads(ecp.read_text()) if ecp.exists() else {}
     sources = evaluation_sources(card, cache_dir)
@@ -221,7 +261,7 @@ def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cach
     }
     card["notes"].append(f"lab expert added by `add-expert` (expert {expert_src.name}, weight {weight:g}, {views} "
                          f"view{'s' if views > 1 else ''}; lab_expert has the choice): the notes above describe "
-                         f"{main_src.name} without it (sha256 {main_digest['sha256'][:12]})")
+                         f"{main_src.name} without it (sha256 {main_digest['sha256'][:12]}){replaced}")
     return refit_after_graph_change(card, dst, sources, "the lab expert")
 
 

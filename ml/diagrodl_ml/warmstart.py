@@ -61,6 +61,24 @@ def _conv_bn_pairs(model: GapClassifier) -> list[tuple[nn.Conv2d, nn.BatchNorm2d
     return sorted(pairs, key=lambda p: rank[id(p[0])])
 
 
+def unfold_imagenet_start(model: nn.Module, images_u8: np.ndarray, train_idx: np.ndarray, size: int, seed: int,
+                          n: int = 512) -> int:
+    """The converted ImageNet MobileNetV2 (models.imagenet_mobilenet_v2) has every BatchNorm folded into its
+    convolution (tflite.py): unfold_batchnorm on `n` clean training images drawn by `seed`, so that the network can
+    train with batch statistics. Returns the number of BatchNorms unfolded."""
+    rng = np.random.default_rng(seed)
+    pick = np.sort(rng.choice(train_idx, size=min(n, len(train_idx)), replace=False))
+    folded = [(m, m.bias.detach().clone()) for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
+    for bn, _ in folded:
+        if not (bool((bn.running_mean == 0).all()) and bool((bn.weight == 1).all())):
+            raise ValueError("a BatchNorm of this network is not folded (running mean 0, weight 1)")
+    with torch.no_grad():
+        for bn, _ in folded:
+            bn.running_var.fill_(1.0 - bn.eps)
+    unfold_batchnorm(model, folded, eval_all(images_u8, pick, size))
+    return len(folded)
+
+
 def load_export(model: GapClassifier, onnx_path: Path, images_u8: np.ndarray, train_idx: np.ndarray, size: int,
                 seed: int, n: int = 512) -> dict:
     """load_folded_onnx with the BatchNorm statistics measured on `n` clean training images drawn by `seed`."""
@@ -113,6 +131,19 @@ def load_folded_onnx(model: GapClassifier, onnx_path: Path, calib_images: torch.
     model.fc.weight.copy_(torch.from_numpy((w if trans_b else w.T).astype(np.float32)))
     model.fc.bias.copy_(torch.from_numpy(t[g.input[2]].astype(np.float32)))
 
+    unfold_batchnorm(model, folded_bias, calib_images, batch)
+    inv_t = t.get("inv_t")
+    return {"source": str(onnx_path), "convolutions": len(pairs), "batchnorms_unfolded": len(folded_bias),
+            "temperature_in_file": float(1.0 / inv_t) if inv_t is not None else None}
+
+
+@torch.no_grad()
+def unfold_batchnorm(model: nn.Module, folded_bias: list[tuple[nn.BatchNorm2d, torch.Tensor]], calib_images: torch.Tensor,
+                     batch: int = 64) -> None:
+    """Each BatchNorm of `folded_bias`, now the identity plus its folded bias b' (running mean 0, variance 1 - eps,
+    weight 1, bias b'), gets the running statistics (m, v) of its input on `calib_images`, gamma = sqrt(v + eps) and
+    beta = m + b': the same function in eval mode, and one that batch statistics leave almost unchanged in train
+    mode."""
     # statistics of each BN's input z = W' x on clean images (exact forward: BN is the identity + b' now)
     sums: dict[int, list[torch.Tensor]] = {}
 
@@ -138,6 +169,3 @@ def load_folded_onnx(model: GapClassifier, onnx_path: Path, calib_images: torch.
         bn.running_var.copy_(var.float())
         bn.weight.copy_(torch.sqrt(var + bn.eps).float())
         bn.bias.copy_((mean.float() + b))
-    inv_t = t.get("inv_t")
-    return {"source": str(onnx_path), "convolutions": len(pairs), "batchnorms_unfolded": len(folded_bias),
-            "temperature_in_file": float(1.0 / inv_t) if inv_t is not None else None}

@@ -12,7 +12,7 @@ import torch
 
 from diagrodl_ml.calibrate import softmax
 from diagrodl_ml.classes import NUM_CLASSES
-from diagrodl_ml.ensemble import add_expert, expert_logits_model
+from diagrodl_ml.ensemble import add_expert, expert_logits_model, without_expert
 from diagrodl_ml.labgate import add_gate, combined, fit_gate, fit_linear, gate_of, probe, tensors
 from diagrodl_ml.evaluate import node_ort_available, ort_outputs
 from diagrodl_ml.export import add_views, export_onnx
@@ -105,6 +105,16 @@ class LabExpertTest(unittest.TestCase):
             tensors(onnx.load(str(self.tmp / "gated.onnx")).graph)
         with self.assertRaises(ValueError):  # a file without a lab expert
             tensors(onnx.load(str(self.tmp / "main.onnx")).graph)
+        # add-expert --replace: taking the expert and its gate out gives the main network's outputs back
+        without_expert(self.tmp / "gated.onnx", self.tmp / "alone.onnx")
+        alone, main = ort_outputs(self.tmp / "alone.onnx", x), ort_outputs(self.tmp / "main.onnx", x)
+        self.assertEqual(set(alone), set(main))
+        for k in main:
+            np.testing.assert_allclose(alone[k], main[k], atol=1e-6, err_msg=k)
+        self.assertFalse(any(n.name.startswith(("expert__", "labgate__"))
+                             for n in onnx.load(str(self.tmp / "alone.onnx")).graph.node))
+        with self.assertRaises(ValueError):
+            without_expert(self.tmp / "main.onnx", self.tmp / "again.onnx")
 
 
 class LinearFitTest(unittest.TestCase):

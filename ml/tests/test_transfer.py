@@ -56,6 +56,26 @@ class TfliteConverterTest(unittest.TestCase):
         np.testing.assert_allclose(out, rgb / 127.5 - 1, atol=1e-5)
         self.assertEqual(m.fc.out_features, NUM_CLASSES + 1)
 
+    def test_unfolded_batchnorm_computes_the_same_network(self) -> None:
+        # train.py --arch mobilenet_v2_lab: the folded BatchNorms get statistics, the eval-mode function stays
+        from diagrodl_ml.models import build_model
+        from diagrodl_ml.warmstart import unfold_imagenet_start
+
+        m = build_model("mobilenet_v2_lab").eval()
+        self.assertEqual(m.fc.out_features, NUM_CLASSES)
+        x = torch.randn(2, 3, 64, 64)
+        with torch.no_grad():
+            before = m.features(x)
+        imgs = np.random.default_rng(1).integers(0, 256, (6, 64, 64, 3), dtype=np.uint8)
+        self.assertEqual(unfold_imagenet_start(m, imgs, np.arange(6), 64, 1, n=4), 52)
+        bn = m.features[2].conv[0][1]
+        self.assertGreater(float((bn.running_var - 1).abs().max()), 1e-2)  # real statistics now
+        with torch.no_grad():
+            after = m.features(x)
+        np.testing.assert_allclose(after.numpy(), before.numpy(), atol=1e-3)
+        with self.assertRaises(ValueError):  # a second time: nothing is folded any more
+            unfold_imagenet_start(m, imgs, np.arange(6), 64, 1, n=4)
+
 
 @unittest.skipUnless(FIELD_DIR.exists() and NEGATIVES_DIR.exists(), "shared field photos or negatives are not here")
 class SourcesSplitTest(unittest.TestCase):
