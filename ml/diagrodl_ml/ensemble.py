@@ -217,8 +217,8 @@ def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cach
     (quantize.recalibrate), chooses the thresholds again and measures every figure of the card on the new file
     (fieldtrain.rethreshold). Writes nothing when the expert does not help on validation. `replace`: an export
     that already holds an expert (and a gate) is taken without them first (without_expert)."""
-    card = json.loads(card_path(main_src).read_text())
-    replaced = ""
+    card = json.loads(card_path(main_src).read_text())  # main_src may be dst
+    replaced, tmp_dir = "", None
     if "lab_expert" in card:
         if not replace:
             raise SystemExit(f"error: {main_src} already holds a lab expert (--replace takes it out first)")
@@ -226,14 +226,14 @@ def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cach
         replaced = (f"; it replaced the expert {old['name']} (sha256 {old['sha256'][:12]}, weight "
                     f"{card['lab_expert']['weight']:g}{', and its lab gate' if 'lab_gate' in card else ''}) of "
                     f"{main_src.name} sha256 {file_digest(main_src)['sha256'][:12]}")
-        tmp = Path(tempfile.mkdtemp(prefix="diagrodl-main-")) / main_src.name
         card.pop("lab_expert")
         card.pop("lab_gate", None)
         card["notes"] = [n for n in card["notes"] if not n.startswith(("lab expert added by", "lab gate added by"))]
-        card["file"].update(name=tmp.name, **without_expert(main_src, tmp))
-        write_card(card, card_path(tmp))
-        main_src = tmp
-    main_digest, card = file_digest(main_src), json.loads(card_path(main_src).read_text())  # main_src may be dst
+        tmp_dir = Path(tempfile.mkdtemp(prefix="diagrodl-main-"))
+        main_digest = without_expert(main_src, tmp_dir / main_src.name)
+        main_src = tmp_dir / main_src.name
+    else:
+        main_digest = file_digest(main_src)
     ecp = card_path(expert_src)
     expert_card = json.loads(ecp.read_text()) if ecp.exists() else {}
     sources = evaluation_sources(card, cache_dir)
@@ -241,10 +241,14 @@ def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cach
     sets = {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in src["lab_val"]]),
             "field": np.stack(src["field_val"][0])}
     labels = {"lab": cache.labels[src["lab_val"]], "field": np.asarray(src["field_val"][1])}
-    views, weight, note = choose_expert(main_src, expert_src, sets, labels, max_views)
-    if not weight:
-        raise SystemExit(f"error: the expert does not raise the validation score; nothing written ({note})")
-    add_expert(main_src, expert_src, dst, weight, views)
+    try:
+        views, weight, note = choose_expert(main_src, expert_src, sets, labels, max_views)
+        if not weight:
+            raise SystemExit(f"error: the expert does not raise the validation score; nothing written ({note})")
+        add_expert(main_src, expert_src, dst, weight, views)
+    finally:
+        if tmp_dir is not None:
+            shutil.rmtree(tmp_dir, ignore_errors=True)
     card["file"].update(name=dst.name, **file_digest(dst))
     if expert_card.get("parameters") and card.get("parameters"):
         card["parameters"] = int(card["parameters"]) + int(expert_card["parameters"])

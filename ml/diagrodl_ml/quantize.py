@@ -215,15 +215,15 @@ def quantize(src: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR, n_batc
                                + f" (fixed sample, seed {CALIBRATION_SEED})",
         "from": {"name": src.name, **src_digest},
     }
-    if "leaf_threshold" not in card.get("rejection", {}):  # a lab-only export (train.py), such as a lab expert
+    lab_only = "leaf_threshold" not in card.get("rejection", {})  # a train.py export, such as a lab expert
+    if lab_only:
         card["notes"].append("int8 copy: calibration and rejection threshold are the float file's; `evaluate "
                              "--model FILE --update-card` measures the test metrics of this file")
-        write_card(card, card_path(dst))
-        return {"file": str(dst), **file_digest(dst), "quantized_tensors": len(names)}
     write_card(card, card_path(dst))
-    sources = evaluation_sources(card, cache_dir)  # decoded once for both steps
-    recalibrate(dst, sources)
-    rethreshold(dst, sources=sources)
+    if not lab_only:
+        sources = evaluation_sources(card, cache_dir)  # decoded once for both steps
+        recalibrate(dst, sources)
+        rethreshold(dst, sources=sources)
     return {"file": str(dst), **file_digest(dst), "quantized_tensors": len(names)}
 
 

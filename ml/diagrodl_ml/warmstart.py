@@ -66,25 +66,26 @@ def unfold_imagenet_start(model: nn.Module, images_u8: np.ndarray, train_idx: np
     """The converted ImageNet MobileNetV2 (models.imagenet_mobilenet_v2) has every BatchNorm folded into its
     convolution (tflite.py): unfold_batchnorm on `n` clean training images drawn by `seed`, so that the network can
     train with batch statistics. Returns the number of BatchNorms unfolded."""
-    rng = np.random.default_rng(seed)
-    pick = np.sort(rng.choice(train_idx, size=min(n, len(train_idx)), replace=False))
     folded = [(m, m.bias.detach().clone()) for m in model.modules() if isinstance(m, nn.BatchNorm2d)]
     for bn, _ in folded:
-        if not (bool((bn.running_mean == 0).all()) and bool((bn.weight == 1).all())):
-            raise ValueError("a BatchNorm of this network is not folded (running mean 0, weight 1)")
-    with torch.no_grad():
-        for bn, _ in folded:
-            bn.running_var.fill_(1.0 - bn.eps)
-    unfold_batchnorm(model, folded, eval_all(images_u8, pick, size))
+        if not (bool((bn.running_mean == 0).all()) and bool((bn.running_var == 1.0 - bn.eps).all())
+                and bool((bn.weight == 1).all())):
+            raise ValueError("a BatchNorm of this network is not folded (running mean 0, variance 1 - eps, weight 1)")
+    unfold_batchnorm(model, folded, clean_training_images(images_u8, train_idx, size, seed, n))
     return len(folded)
+
+
+def clean_training_images(images_u8: np.ndarray, train_idx: np.ndarray, size: int, seed: int, n: int) -> torch.Tensor:
+    """`n` training images drawn by `seed`, preprocessed at `size` without augmentation: the BatchNorm statistics'."""
+    rng = np.random.default_rng(seed)
+    pick = np.sort(rng.choice(train_idx, size=min(n, len(train_idx)), replace=False))
+    return eval_all(images_u8, pick, size)
 
 
 def load_export(model: GapClassifier, onnx_path: Path, images_u8: np.ndarray, train_idx: np.ndarray, size: int,
                 seed: int, n: int = 512) -> dict:
     """load_folded_onnx with the BatchNorm statistics measured on `n` clean training images drawn by `seed`."""
-    rng = np.random.default_rng(seed)
-    pick = np.sort(rng.choice(train_idx, size=min(n, len(train_idx)), replace=False))
-    return load_folded_onnx(model, onnx_path, eval_all(images_u8, pick, size))
+    return load_folded_onnx(model, onnx_path, clean_training_images(images_u8, train_idx, size, seed, n))
 
 
 @torch.no_grad()
