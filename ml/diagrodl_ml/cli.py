@@ -5,6 +5,7 @@
     python3 -m diagrodl_ml.cli finish --from-onnx F.onnx        # the same from an earlier export's network
     python3 -m diagrodl_ml.cli evaluate --model models/mobilenet.onnx [--update-card]
     python3 -m diagrodl_ml.cli add-lab-gate --model M.onnx --out OUT.onnx   # labgate.py
+    python3 -m diagrodl_ml.cli expose-lab-like --model M.onnx   # labgate.py: the gate as output `lab_like`
     python3 -m diagrodl_ml.cli pack --out ml/.pack             # training photos for a GPU machine (gputrain.py)
     python3 -m diagrodl_ml.cli train-gpu --pack ml/.pack --out DIR --arch resnet50 vgg16 --time-budget-min 7.5
     python3 -m diagrodl_ml.cli finish-gpu --arch resnet50 --weights DIR/resnet50.npz   # gpufinish.py
@@ -25,7 +26,7 @@ import torch
 from . import data as D
 from .card import data_section
 from .ensemble import attach
-from .labgate import attach_gate
+from .labgate import attach_gate, expose_gate
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
 from .quantize import quantize
 from .fieldtrain import record_cpu_figures, reevaluate, rethreshold, run
@@ -125,6 +126,10 @@ def main(argv: list[str] | None = None) -> int:
     pg.add_argument("--model", required=True, type=Path)
     pg.add_argument("--out", required=True, type=Path)
     pg.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
+    pl = sub.add_parser("expose-lab-like", help="add the output `lab_like` (the lab gate's value) to a file gated "
+                                                "before it existed, in place, and measure its card again")
+    pl.add_argument("--model", required=True, type=Path)
+    pl.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
     pk = sub.add_parser("pack", help="the training photos, compactly, for a GPU machine (gputrain.pack)")
     pk.add_argument("--out", type=Path, default=REPO_ROOT / "ml" / ".pack")
     pk.add_argument("--lab-quality", type=int, default=72)
@@ -173,6 +178,12 @@ def main(argv: list[str] | None = None) -> int:
         card = attach_gate(args.model, args.out, args.cache_dir)
         print(json.dumps({"file": card["file"], "lab_gate": {k: card["lab_gate"][k] for k in
                                                              ("w_lab", "w_other", "val_accuracy")}}, indent=1))
+        return 0
+    if args.cmd == "expose-lab-like":
+        card = expose_gate(args.model, args.cache_dir)
+        print(json.dumps({"file": card["file"], "by_photo_kind": {k: v["by_photo_kind"] for k, v in
+                                                                  card["out_of_distribution"]["evaluation"].items()
+                                                                  if "by_photo_kind" in v}}, indent=1))
         return 0
     if args.cmd == "pack":
         print(json.dumps(pack(args.out, args.lab_quality), indent=1))

@@ -153,6 +153,10 @@ def without_expert(src: Path, dst: Path) -> dict:
     inits = [i for i in g.initializer if not i.name.startswith(gone)]
     del g.initializer[:]
     g.initializer.extend(inits)
+    made = {o for n in g.node for o in n.output} | {i.name for i in g.input} | {i.name for i in g.initializer}
+    outs = [o for o in g.output if o.name in made]  # the gate's `lab_like` output goes with the gate
+    del g.output[:]
+    g.output.extend(outs)
     m.doc_string = m.doc_string.split(" The disease logits are the main network's plus")[0]
     onnx.checker.check_model(m)
     onnx.save(m, str(dst))
@@ -228,6 +232,7 @@ def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cach
                     f"{main_src.name} sha256 {file_digest(main_src)['sha256'][:12]}")
         card.pop("lab_expert")
         card.pop("lab_gate", None)
+        card["outputs"].pop("lab_like", None)  # the gate's output goes with it
         card["notes"] = [n for n in card["notes"] if not n.startswith(("lab expert added by", "lab gate added by"))]
         tmp_dir = Path(tempfile.mkdtemp(prefix="diagrodl-main-"))
         main_digest = without_expert(main_src, tmp_dir / main_src.name)

@@ -13,6 +13,11 @@ and lab leaves made to look like field photos. w_lab is chosen on validation (la
 `choose`); w_other stays the expert's weight. The temperature and class biases are fitted again and the
 thresholds chosen again (quantize.recalibrate, fieldtrain.rethreshold). `leaf` and `cam` are unchanged.
 
+g is also an output of the graph, `lab_like` [N]: on photos below LAB_LIKE_CUT (field-like photos) the product is far
+less often right (field validation part: 0.62 right when given against 1.00 on its lab-like photos), so the server and
+the browser show a diagnosis of such a photo with a caution (packages/contracts LAB_LIKE_CUT, the same 0.5).
+`expose_gate` adds that output to a file gated before it existed (`bash ml/run.sh expose-lab-like --model M.onnx`).
+
 A second linear layer on the same features, fitted on lab training photos and added on gated photos, was tried
 (weights 0.5 to 2, L2 1e-3 and 1e-2): it never raised the validation score, so it is not part of the graph.
 
@@ -31,15 +36,16 @@ from onnx import helper, numpy_helper
 
 from . import data as D
 from . import fieldaug as FA
-from .card import card_path
+from .card import card_path, write_card
 from .ensemble import PREFIX as EXPERT, refit_after_graph_change
 from .export import file_digest
-from .fieldtrain import evaluation_sources
+from .fieldtrain import evaluation_sources, rethreshold
 from .quantize import probe_outputs
 from .sources import NEGATIVES_DIR
-from .transfer import load_photos, normalise_u8, sigmoid, to224
+from .transfer import LAB_LIKE_CUT, load_photos, normalise_u8, sigmoid, to224
 
 PREFIX = "labgate__"
+LAB_LIKE = "lab_like"  # the graph output: g of every photo, shape [N]
 SEED = 2031
 LAB_EXPERT_WEIGHTS = (0.5, 1.0, 2.0, 3.0)  # w_lab candidates
 GATE_L2 = 1e-2
@@ -215,13 +221,59 @@ def add_gate(src: Path, dst: Path, chosen: dict) -> dict:
     at = nodes.index(wmul)
     del g.node[:]
     g.node.extend(nodes[:at] + added + nodes[at:])
+    add_lab_like_output(g)
     m.doc_string += " A gate on the main network's features weighs the lab expert more on lab-like photos (labgate.py)."
     onnx.checker.check_model(m)
     onnx.save(m, str(dst))
     return file_digest(dst)
 
 
-# ---------------------------------------------------------------- the command
+def add_lab_like_output(graph: onnx.GraphProto) -> None:
+    """Adds the graph output `lab_like` [N]: the gate's value of each photo."""
+    if any(o.name == LAB_LIKE for o in graph.output):
+        raise ValueError(f"the graph already has an output {LAB_LIKE!r}")
+    if not any(n.name == PREFIX + "gate" for n in graph.node):
+        raise ValueError("the graph holds no lab gate (add-lab-gate)")
+    graph.initializer.append(numpy_helper.from_array(np.asarray([-1], np.int64), PREFIX + "flat"))
+    graph.node.append(helper.make_node("Reshape", [PREFIX + "gate", PREFIX + "flat"], [LAB_LIKE], name=PREFIX + "lab_like"))
+    graph.output.append(helper.make_tensor_value_info(LAB_LIKE, onnx.TensorProto.FLOAT, ["N"]))
+
+
+LAB_LIKE_DESCRIPTION = (f"how much the photo looks like the lab photos (0..1, the lab gate's value); below {LAB_LIKE_CUT} "
+                        "a diagnosis is shown with a caution: the product is less often right on field-like photos")
+
+
+# ---------------------------------------------------------------- the commands
+def expose_gate(model: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dict:
+    """`expose-lab-like`: adds the output `lab_like` to a file gated before it existed (in place), and measures every
+    figure of the card again (fieldtrain.rethreshold: the same thresholds come back, as the probabilities are the
+    same; the evaluation now has its figures by photo kind)."""
+    if not model.is_file() or not card_path(model).is_file():
+        raise SystemExit(f"error: {model} and its card {card_path(model).name} are needed")
+    card = json.loads(card_path(model).read_text())
+    if "lab_gate" not in card:
+        raise SystemExit(f"error: {model} holds no lab gate (add-lab-gate first)")
+    m = onnx.load(str(model))
+    try:
+        add_lab_like_output(m.graph)
+    except ValueError as e:
+        raise SystemExit(f"error: {model}: {e}") from None
+    onnx.checker.check_model(m)
+    before = card["rejection"]["threshold"], card["rejection"]["leaf_threshold"]
+    tmp = model.with_suffix(".lab-like.tmp")
+    onnx.save(m, str(tmp))
+    tmp.replace(model)
+    card["file"].update(file_digest(model))
+    card["outputs"][LAB_LIKE] = {"shape": ["N"], "description": LAB_LIKE_DESCRIPTION}
+    card["notes"].append(f"output `{LAB_LIKE}` added by `expose-lab-like` (labgate.expose_gate); every figure measured again")
+    write_card(card, card_path(model))
+    card = rethreshold(model, cache_dir)
+    after = card["rejection"]["threshold"], card["rejection"]["leaf_threshold"]
+    if after != before:
+        print(f"note: the thresholds changed from {before} to {after}", flush=True)
+    return card
+
+
 def attach_gate(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dict:
     """`add-lab-gate`: fits the gate and the lab head on training photos, chooses the weights on validation, writes
     the graph and the card, fits the calibration and chooses the thresholds again, and measures every figure of the
@@ -250,6 +302,7 @@ def attach_gate(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -
     add_gate(model, dst, chosen)
     card["file"].update(name=dst.name, **file_digest(dst))
     card["parameters"] = int(card.get("parameters", 0)) + int(chosen["gate"][0].size + 1)
+    card["outputs"][LAB_LIKE] = {"shape": ["N"], "description": LAB_LIKE_DESCRIPTION}
     card["lab_gate"] = {
         "method": "g = sigmoid(gate . features + c), features = the main network's pooled features of the photo; "
                   "disease logits = main + (w_other + (w_lab - w_other) g) expert; the gate is a logistic regression "

@@ -420,6 +420,9 @@ def wilson(k: int, n: int, z: float = 1.96) -> list[float] | None:
     return [round(c - h, 4), round(c + h, 4)]
 
 
+LAB_LIKE_CUT = 0.5  # a `lab_like` output below it: a field-like photo (packages/contracts/src/diagnosis.ts LAB_LIKE_CUT)
+
+
 def decide(out: dict[str, np.ndarray], rule: dict) -> tuple[np.ndarray, np.ndarray]:
     """(accepted, not_leaf) per image, as the server decides (apps/server/src/inference/classifier.ts)."""
     probs = out["probabilities"]
@@ -458,7 +461,22 @@ def set_report(out: dict[str, np.ndarray], labels: np.ndarray | None, rule: dict
         per[CLASS_IDS[int(k)]] = {"n": int(sel.sum()), "top1": round(float(right[sel].mean()), 4),
                                   "accepted": round(float(acc[sel].mean()), 4)}
     r["per_class"] = per
+    if "lab_like" in out:
+        lab_like = out["lab_like"].reshape(-1) >= LAB_LIKE_CUT
+        r["by_photo_kind"] = {kind: _kind_report(right[sel], (top3 == labels[:, None]).any(1)[sel], acc[sel])
+                              for kind, sel in (("lab_like", lab_like), ("field_like", ~lab_like))}
     return r
+
+
+def _kind_report(right: np.ndarray, in_top3: np.ndarray, acc: np.ndarray) -> dict:
+    """set_report's figures for the photos of one kind (lab-like or field-like, by the graph's `lab_like`)."""
+    n = len(right)
+    if not n:
+        return {"n": 0}
+    return {"n": int(n), "top1": round(float(right.mean()), 4), "top3": round(float(in_top3.mean()), 4),
+            "accepted_share": round(float(acc.mean()), 4),
+            "accuracy_accepted": round(float(right[acc].mean()), 4) if acc.any() else None,
+            "accuracy_accepted_ci95": wilson(int(right[acc].sum()), int(acc.sum()))}
 
 
 def config_dict(cfg: TransferConfig) -> dict:

@@ -13,12 +13,12 @@ import torch
 from diagrodl_ml.calibrate import softmax
 from diagrodl_ml.classes import NUM_CLASSES
 from diagrodl_ml.ensemble import add_expert, expert_logits_model, without_expert
-from diagrodl_ml.labgate import add_gate, combined, fit_gate, fit_linear, gate_of, probe, tensors
+from diagrodl_ml.labgate import add_lab_like_output, add_gate, combined, fit_gate, fit_linear, gate_of, probe, tensors
 from diagrodl_ml.evaluate import node_ort_available, ort_outputs
 from diagrodl_ml.export import add_views, export_onnx
 from diagrodl_ml.models import build_model
 from diagrodl_ml.quantize import _disease_logits_tensor, probe_outputs
-from diagrodl_ml.transfer import normalise_u8
+from diagrodl_ml.transfer import LAB_LIKE_CUT, normalise_u8, set_report
 
 SIZE = 32
 
@@ -101,6 +101,16 @@ class LabExpertTest(unittest.TestCase):
         self.assertGreater(np.abs(got["probabilities"] - before["probabilities"]).max(), 1e-3)
         for k in ("leaf", "cam"):
             np.testing.assert_allclose(got[k], before[k], atol=1e-6, err_msg=k)
+        # the gate is an output too, `lab_like` [N]; a second one is refused
+        self.assertNotIn("lab_like", before)
+        np.testing.assert_allclose(got["lab_like"].reshape(-1), g, atol=1e-5)
+        with self.assertRaises(ValueError):
+            add_lab_like_output(onnx.load(str(self.tmp / "gated.onnx")).graph)
+        # set_report splits its figures by photo kind on that output
+        y = got["probabilities"].argmax(1)
+        kinds = set_report(got, y, {"threshold": 0.0})["by_photo_kind"]
+        self.assertEqual(kinds["lab_like"]["n"] + kinds["field_like"]["n"], len(x))
+        self.assertEqual(kinds["lab_like"]["n"], int((g >= LAB_LIKE_CUT).sum()))
         with self.assertRaises(ValueError):
             tensors(onnx.load(str(self.tmp / "gated.onnx")).graph)
         with self.assertRaises(ValueError):  # a file without a lab expert

@@ -255,6 +255,12 @@ class CompareFiguresTest(unittest.TestCase):
         self.assertIn("main figures", compared)
         far = [("evaluation.field_val.top1", 0.5765, 0.5165)]
         self.assertEqual(len(compare_figures(far, int8, "x86_64 AVX-512 VNNI", 1e-4)[2]), 1)
+        # a figure the card gained after this kind's were recorded: its main figure, within the looser tolerance
+        newer = checks + [("evaluation.field_val.by_photo_kind.field_like.top1", 0.5488, 0.5366)]
+        self.assertEqual(compare_figures(newer, int8, "x86_64 AVX2", 1e-4)[2], [])
+        newer_far = checks + [("evaluation.field_val.by_photo_kind.field_like.top1", 0.6488, 0.5366)]
+        self.assertEqual(compare_figures(newer_far, int8, "x86_64 AVX2", 1e-4)[2],
+                         ["evaluation.field_val.by_photo_kind.field_like.top1: card 0.5366, now 0.6488"])
         # a float file: exact, whatever the CPU
         self.assertEqual(compare_figures(checks, {}, "x86_64 AVX2", 1e-4)[2],
                          ["evaluation.field_val.top1: card 0.5165, now 0.5275"])
