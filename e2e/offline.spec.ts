@@ -161,6 +161,11 @@ test.describe('offline: the installed app', () => {
       reason: 'not_leaf',
       model: 'mobilenet',
     });
+    // the device sent the model's lab_like too: the two lab photos are lab-like, no field-photo caution
+    for (const h of server as { lab_like: number | null; field_photo: boolean }[]) {
+      expect(h.lab_like).toEqual(expect.any(Number));
+      expect(h.field_photo).toBe(false);
+    }
     await shot(page, 'offline-history-synced-es');
   });
 

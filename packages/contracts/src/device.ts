@@ -22,6 +22,8 @@ export const deviceResultSchema = z
     accepted: z.boolean(),
     reason: z.enum(DIAGNOSIS_REASONS).nullable(),
     leaf_probability: probability.nullable(),
+    /** The model's `lab_like` output (absent from devices that ran an older model: null). */
+    lab_like: probability.nullable().optional(),
     top3: z
       .array(z.object({ label: classId, probability }))
       .min(1)

@@ -98,6 +98,16 @@ export interface DiagnosisRow {
   reason: DiagnosisReason | null;
   /** The model's calibrated probability that the photo shows a tomato leaf (null: no such output). */
   leaf_probability: number | null;
+  /**
+   * Beyond the spec: how much the photo looks like the lab photos the model learned from (the
+   * model's `lab_like` output, 0..1; null: the model has no such output, or the row is older).
+   */
+  lab_like: number | null;
+  /**
+   * Beyond the spec: a diagnosis of a photo unlike the lab photos (lab_like below LAB_LIKE_CUT),
+   * shown with FIELD_PHOTO_CAUTION. False when not accepted or lab_like is null.
+   */
+  field_photo: boolean;
   /** Model id ('mobilenet', 'resnet50', 'vgg16', 'ensemble'). */
   model: string;
   /** Its display name ('MobileNet v1', ...). */
@@ -237,4 +247,22 @@ export const DIAGNOSIS_MESSAGES = {
   rowsDeleted: 'Diagnóstico eliminado.',
   historyDeleted: 'Entrada del historial eliminada.',
   historyNotFound: 'La entrada del historial no existe.',
+} as const;
+
+/**
+ * Below this `lab_like` output a photo is field-like: the model is far less often right on such
+ * photos (see the model card's by_photo_kind figures), so its diagnosis carries a caution. The
+ * same cut as ml/diagrodl_ml/transfer.py LAB_LIKE_CUT.
+ */
+export const LAB_LIKE_CUT = 0.5;
+
+/** Whether a result is a diagnosis of a field-like photo (shown with FIELD_PHOTO_CAUTION). */
+export function isFieldPhoto(accepted: boolean, labLike: number | null | undefined): boolean {
+  return accepted && labLike !== null && labLike !== undefined && labLike < LAB_LIKE_CUT;
+}
+
+/** Shown with every diagnosis of a field-like photo (field_photo true). */
+export const FIELD_PHOTO_CAUTION = {
+  es: 'Foto de campo: el modelo aprendió con fotos de laboratorio y en fotos como esta acierta con menos frecuencia. Compare con las otras posibilidades y con la ficha de la enfermedad antes de tratar.',
+  en: 'Field photo: the model learned from lab photos and is right less often on photos like this one. Compare with the other possibilities and the disease page before treating.',
 } as const;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_LEAF } from '@diagrodl/contracts';
 import { CLASS_IDS } from '@diagrodl/contracts/classes';
 import { repoRoot } from '../config.ts';
-import { leafPhoto } from '../testing/diagnosis.ts';
+import { leafPhoto, runDiagnoseCli } from '../testing/diagnosis.ts';
 import { makeModelsDir } from '../testing/tiny-model.ts';
 
 const TSX = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
@@ -17,12 +17,7 @@ describe('diagnose CLI', { timeout: 180_000 }, () => {
   let models = '';
   let notLeafModels = '';
   let work = '';
-  const runWith = (dir: string, ...args: string[]) =>
-    spawnSync(TSX, [CLI, ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, MODELS_DIR: dir },
-      encoding: 'utf8',
-    });
+  const runWith = runDiagnoseCli;
   const run = (...args: string[]) => runWith(models, ...args);
 
   beforeAll(async () => {
@@ -68,7 +63,9 @@ describe('diagnose CLI', { timeout: 180_000 }, () => {
     for (const x of out) {
       expect(Object.keys(x).sort()).toEqual([
         'accepted',
+        'field_photo',
         'file',
+        'lab_like',
         'label',
         'leaf_probability',
         'probability',
@@ -78,6 +75,8 @@ describe('diagnose CLI', { timeout: 180_000 }, () => {
       expect(x.accepted).toBe(true);
       expect(x.reason).toBeNull();
       expect(x.leaf_probability).toBeNull(); // the tiny model has no leaf output
+      expect(x.lab_like).toBeNull(); // nor a lab_like output: no field-photo caution
+      expect(x.field_photo).toBe(false);
       expect(CLASS_IDS).toContain(x.label);
       expect(x.top3).toHaveLength(3);
       expect(x.top3[0]).toEqual({ label: x.label, probability: x.probability });

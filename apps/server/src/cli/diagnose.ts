@@ -5,7 +5,8 @@
  *
  * Runs the server's inference path (same model worker, card checks, preprocessing and
  * threshold) on image files, streaming one result per photo as it is identified: `--jsonl`
- * one JSON line per photo, `--json` one JSON array, otherwise tab-separated text. A file that
+ * one JSON line per photo, `--json` one JSON array, otherwise tab-separated text (a diagnosis of
+ * a field-like photo, `field_photo` in JSON, has the field-photo caution as a last column). A file that
  * cannot be read or decoded gets an entry with `error` (and exit code 1), never a crash.
  * Progress goes to stderr on long runs. `--files-from` reads more paths, one per line or
  * NUL-separated (`find … -print0`), from a file or stdin (`-`). `--eval DIR` takes one
@@ -31,7 +32,7 @@ import {
   className,
   isClassId,
 } from '@diagrodl/contracts/classes';
-import { NOT_LEAF, NOT_RECOGNISED } from '@diagrodl/contracts';
+import { FIELD_PHOTO_CAUTION, NOT_LEAF, NOT_RECOGNISED, isFieldPhoto } from '@diagrodl/contracts';
 import type { Classification, Classifier } from '../inference/classifier.ts';
 import { ModelWorker } from '../worker/model-worker.ts';
 import { loadConfig } from '../config.ts';
@@ -199,6 +200,8 @@ function jsonEntry(r: FileResult): Record<string, unknown> {
     accepted: r.result.accepted,
     reason: r.result.reason,
     leaf_probability: r.result.leafProbability,
+    lab_like: r.result.labLike,
+    field_photo: isFieldPhoto(r.result.accepted, r.result.labLike),
   };
 }
 
@@ -211,7 +214,10 @@ function textLine(r: FileResult): string {
         ? NOT_RECOGNISED.es
         : className(r.result.label, 'es');
   const top = r.result.top3.map((t) => `${t.label} ${t.probability.toFixed(4)}`).join(', ');
-  return `${r.file}\t${name}\t${r.result.probability.toFixed(4)}\t(${top})\n`;
+  const caution = isFieldPhoto(r.result.accepted, r.result.labLike)
+    ? `\t${FIELD_PHOTO_CAUTION.es}`
+    : '';
+  return `${r.file}\t${name}\t${r.result.probability.toFixed(4)}\t(${top})${caution}\n`;
 }
 
 function folderClass(name: string): ClassId | undefined {

@@ -123,16 +123,19 @@ describe.each(['sqlite', 'postgres'] as const)(
           .values([history('ok', 1), history('unsure', 0)])
           .execute();
 
-        expect(await migrateToLatest(raw, dialect)).toContain('0004_diagnosis_reason');
+        expect(await migrateToLatest(raw, dialect)).toEqual(
+          expect.arrayContaining(['0004_diagnosis_reason', '0007_diagnosis_lab_like']),
+        );
         const images = await db
           .selectFrom('diagnosis_images')
-          .select(['name_img', 'reason', 'leaf_probability'])
+          .select(['name_img', 'reason', 'leaf_probability', 'lab_like'])
           .orderBy('id')
           .execute();
+        // rows from before 0007 have no lab_like: no field-photo caution
         expect(images).toEqual([
-          { name_img: 'ok', reason: null, leaf_probability: null },
-          { name_img: 'unsure', reason: 'low_confidence', leaf_probability: null },
-          { name_img: 'new', reason: null, leaf_probability: null },
+          { name_img: 'ok', reason: null, leaf_probability: null, lab_like: null },
+          { name_img: 'unsure', reason: 'low_confidence', leaf_probability: null, lab_like: null },
+          { name_img: 'new', reason: null, leaf_probability: null, lab_like: null },
         ]);
         const past = await db
           .selectFrom('diagnosis_history')
@@ -147,14 +150,19 @@ describe.each(['sqlite', 'postgres'] as const)(
         // a new row keeps its reason and leaf probability
         await db
           .insertInto('diagnosis_history')
-          .values({ ...history('cat', 0), reason: 'not_leaf', leaf_probability: 0.125 })
+          .values({
+            ...history('cat', 0),
+            reason: 'not_leaf',
+            leaf_probability: 0.125,
+            lab_like: 0.0625,
+          })
           .execute();
         const cat = await db
           .selectFrom('diagnosis_history')
-          .select(['reason', 'leaf_probability'])
+          .select(['reason', 'leaf_probability', 'lab_like'])
           .where('name_img', '=', 'cat')
           .executeTakeFirstOrThrow();
-        expect(cat).toEqual({ reason: 'not_leaf', leaf_probability: 0.125 });
+        expect(cat).toEqual({ reason: 'not_leaf', leaf_probability: 0.125, lab_like: 0.0625 });
       } finally {
         await close();
       }

@@ -289,6 +289,21 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('diagnosis_history').dropColumn('client_id').execute();
       },
     },
+    // How much the photo looked like the lab photos the model learned from (the graph's
+    // `lab_like` output, 0..1); null for rows from before and for models without the output.
+    // Below LAB_LIKE_CUT a diagnosis is shown with the field-photo caution.
+    '0007_diagnosis_lab_like': {
+      async up(db: Kysely<unknown>) {
+        for (const table of ['diagnosis_images', 'diagnosis_history']) {
+          await db.schema.alterTable(table).addColumn('lab_like', 'double precision').execute();
+        }
+      },
+      async down(db: Kysely<unknown>) {
+        for (const table of ['diagnosis_images', 'diagnosis_history']) {
+          await db.schema.alterTable(table).dropColumn('lab_like').execute();
+        }
+      },
+    },
   };
 }
 

@@ -123,6 +123,8 @@ export interface DiagnosisImagesTable {
   reason: string | null;
   /** The model's `leaf` output, null when it has none (migration 0004). */
   leaf_probability: number | null;
+  /** The model's `lab_like` output, null when it has none (migration 0007). */
+  lab_like: number | null;
 }
 
 /** A light copy of each finished diagnosis (survives 'start anew'). */
@@ -142,6 +144,8 @@ export interface DiagnosisHistoryTable {
   /** null (accepted) | 'not_leaf' | 'low_confidence' (migration 0004) */
   reason: string | null;
   leaf_probability: number | null;
+  /** The model's `lab_like` output, null when it has none (migration 0007). */
+  lab_like: number | null;
   /** The id a device gave a diagnosis it made offline (migration 0006); null for the server's. */
   client_id: string | null;
 }

@@ -40,6 +40,8 @@ export interface Classification {
   reason: DiagnosisReason | null;
   /** The model's `leaf` output (probability of a tomato leaf); null for graphs without one. */
   leafProbability: number | null;
+  /** The model's `lab_like` output (how much the photo looks like a lab photo); null without one. */
+  labLike: number | null;
   threshold: number;
   /** The predicted class's CAM over the model's input square (the photo's centre square crop). */
   cam: CamMap;

@@ -114,6 +114,8 @@ interface RawOutput {
   energy: Float32Array;
   /** [n], calibrated probability of a tomato leaf; empty for graphs without a `leaf` output */
   leaf: Float32Array;
+  /** [n], how much the photo looks like a lab photo; empty for graphs without a `lab_like` output */
+  labLike: Float32Array;
   /** [n, classes, h, w] */
   cam: Float32Array;
   camH: number;
@@ -148,6 +150,11 @@ export class OnnxModel implements Classifier {
     return raw.leaf.length > n ? (raw.leaf[n] as number) : null;
   }
 
+  /** Image n's `lab_like` output (null for a graph without one). */
+  labLike(raw: RawOutput, n: number): number | null {
+    return raw.labLike.length > n ? (raw.labLike[n] as number) : null;
+  }
+
   async release(): Promise<void> {
     await this.session.release();
   }
@@ -164,6 +171,7 @@ export class OnnxModel implements Classifier {
     const cams: Float32Array[] = [];
     const energies: Float32Array[] = [];
     const leaves: Float32Array[] = [];
+    const labLikes: Float32Array[] = [];
     let camH = 0;
     let camW = 0;
     for (let start = 0; start < items.length; start += MAX_BATCH) {
@@ -181,6 +189,8 @@ export class OnnxModel implements Classifier {
       if (e) energies.push(new Float32Array(e.data as Float32Array));
       const l = res.leaf as ort.Tensor | undefined;
       if (l) leaves.push(new Float32Array(l.data as Float32Array));
+      const g = res.lab_like as ort.Tensor | undefined;
+      if (g) labLikes.push(new Float32Array(g.data as Float32Array));
     }
     const concat = (parts: Float32Array[]) => {
       const out = new Float32Array(parts.reduce((a, b) => a + b.length, 0));
@@ -195,6 +205,7 @@ export class OnnxModel implements Classifier {
       probabilities: concat(probs),
       energy: concat(energies),
       leaf: concat(leaves),
+      labLike: concat(labLikes),
       cam: concat(cams),
       camH,
       camW,
@@ -210,6 +221,7 @@ export class OnnxModel implements Classifier {
         probabilities: probsOf(raw, n),
         energy: raw.energy[n],
         leaf: this.leafProbability(raw, n),
+        labLike: this.labLike(raw, n),
       });
       const { index: _index, ...rest } = d;
       return { ...rest, cam: camOf(raw, n, d.index) } satisfies Classification;
@@ -234,7 +246,8 @@ function camOf(raw: RawOutput, n: number, cls: number): CamMap {
  * members' CAMs for the ensemble's predicted class, each resized to the largest member map.
  * A photo is not recognised when any member's energy floor turns it away. Its leaf probability is
  * the mean of the members' `leaf` outputs (members without one are left out; null if none), and a
- * photo is 'not_leaf' when that mean is below the leaf threshold.
+ * photo is 'not_leaf' when that mean is below the leaf threshold. Its `lab_like` is likewise the
+ * mean of the members' that have one.
  *
  * With its card (models/ensemble.card.json, used only when it describes exactly these member
  * files), the confidence and leaf thresholds are the card's, chosen on validation for the
@@ -284,10 +297,18 @@ export class EnsembleModel implements Classifier {
           .map((m, i) => m.leafProbability(raws[i] as RawOutput, n))
           .filter((p): p is number => p !== null),
       );
-      const d = decide(probs, this.threshold, recognised, {
-        probability: leaf ?? null,
-        threshold: this.leafThreshold,
-      });
+      const labLike = mean(
+        this.members
+          .map((m, i) => m.labLike(raws[i] as RawOutput, n))
+          .filter((p): p is number => p !== null),
+      );
+      const d = {
+        ...decide(probs, this.threshold, recognised, {
+          probability: leaf ?? null,
+          threshold: this.leafThreshold,
+        }),
+        labLike: labLike ?? null,
+      };
       const cam = new Float32Array(camH * camW);
       for (const r of raws) {
         const m = resizeMap(camOf(r, n, d.index), camW, camH);

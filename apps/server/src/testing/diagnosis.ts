@@ -2,7 +2,7 @@
  * Helpers for the diagnosis API tests: logged-in browsers, test images, multipart forms,
  * polling the progress, and servers restarted on the same database and media folder.
  */
-import { execFileSync } from 'node:child_process';
+import { type SpawnSyncReturns, execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,12 +10,21 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { DIAGNOSIS_PATHS } from '@diagrodl/contracts';
 import { type App, type AppOptions, buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, repoRoot } from '../config.ts';
 import { withDefaultUser } from '../db/database.ts';
 import { Browser, PG_URL, json } from './harness.ts';
 import { createUserDirect } from './users.ts';
 
 export const PASSWORD = 'Secreta-123456';
+
+/** Runs the diagnose CLI (npm run -s diagnose) on the models of `modelsDir`; stdout and stderr as text. */
+export function runDiagnoseCli(modelsDir: string, ...args: string[]): SpawnSyncReturns<string> {
+  return spawnSync(
+    path.join(repoRoot, 'node_modules', '.bin', 'tsx'),
+    [path.join(repoRoot, 'apps', 'server', 'src', 'cli', 'diagnose.ts'), ...args],
+    { cwd: repoRoot, env: { ...process.env, MODELS_DIR: modelsDir }, encoding: 'utf8' },
+  );
+}
 
 /** Makes the user's PDF report through the API and returns its text (pdftotext), whitespace folded. */
 export async function reportText(browser: Browser): Promise<string> {

@@ -36,6 +36,8 @@ export interface Decision {
   reason: DiagnosisReason | null;
   /** The model's `leaf` output (probability of a tomato leaf); null for graphs without one. */
   leafProbability: number | null;
+  /** The model's `lab_like` output (how much the photo looks like a lab photo); null without one. */
+  labLike: number | null;
   threshold: number;
   /** Index of the predicted class (its CAM is the one shown). */
   index: number;
@@ -75,6 +77,7 @@ export function decide(
     accepted: reason === null,
     reason,
     leafProbability: leaf.probability,
+    labLike: null,
     threshold,
     index: top[1],
   };
@@ -95,10 +98,16 @@ export function recognisedBy(rule: RejectionRule, energy: number | undefined): b
 /** One image's outputs of one model, decided by that model's card. */
 export function decideOne(
   rule: RejectionRule,
-  outputs: { probabilities: ArrayLike<number>; energy?: number | undefined; leaf: number | null },
+  outputs: {
+    probabilities: ArrayLike<number>;
+    energy?: number | undefined;
+    leaf: number | null;
+    labLike?: number | null | undefined;
+  },
 ): Decision {
-  return decide(outputs.probabilities, rule.threshold, recognisedBy(rule, outputs.energy), {
+  const d = decide(outputs.probabilities, rule.threshold, recognisedBy(rule, outputs.energy), {
     probability: outputs.leaf,
     threshold: rule.leaf_threshold,
   });
+  return { ...d, labLike: outputs.labLike ?? null };
 }

@@ -72,6 +72,7 @@ export class DeviceDiagnosisService {
         accepted: result.accepted ? 1 : 0,
         reason: result.reason,
         leaf_probability: result.leaf_probability,
+        lab_like: result.lab_like ?? null,
         top3: JSON.stringify(result.top3),
         model: result.model,
         thumb_file: thumb,

@@ -2,7 +2,6 @@
 // from the MobileNetV2 sample images): the row is 'not_leaf'. This needs a model
 // whose card has a rejection.leaf_threshold (and so a graph with a `leaf` output), as the shipped
 // one has; the test fails otherwise. Models come from MODELS_DIR when set, else models/.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,10 +18,10 @@ import {
   loggedIn,
   predictForm,
   reportText,
+  runDiagnoseCli,
   uploadForm,
 } from '../../testing/diagnosis.ts';
 import { NOT_LEAF_JPEG, notLeafJpeg } from '../../testing/not-leaf-photo.ts';
-import { repoRoot } from '../../config.ts';
 
 describe("a photo that is not a tomato leaf, on the shipped model: 'No parece una hoja de tomate'", () => {
   let server: TestServer;
@@ -81,20 +80,12 @@ describe("a photo that is not a tomato leaf, on the shipped model: 'No parece un
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-notleaf-'));
       try {
         fs.writeFileSync(path.join(dir, 'gato.jpg'), await notLeafJpeg());
-        const cli = spawnSync(
-          path.join(repoRoot, 'node_modules', '.bin', 'tsx'),
-          [
-            path.join(repoRoot, 'apps', 'server', 'src', 'cli', 'diagnose.ts'),
-            '--model',
-            'mobilenet',
-            '--json',
-            path.join(dir, 'gato.jpg'),
-          ],
-          {
-            cwd: repoRoot,
-            env: { ...process.env, MODELS_DIR: server.config.modelsDir },
-            encoding: 'utf8',
-          },
+        const cli = runDiagnoseCli(
+          server.config.modelsDir,
+          '--model',
+          'mobilenet',
+          '--json',
+          path.join(dir, 'gato.jpg'),
         );
         expect(cli.status, cli.stderr).toBe(0);
         expect(JSON.parse(cli.stdout)[0]).toMatchObject({ accepted: false, reason: 'not_leaf' });

@@ -20,6 +20,7 @@ export interface ResultFields {
   /** null when accepted, else 'not_leaf' | 'low_confidence' */
   reason: DiagnosisReason | null;
   leaf_probability: number | null;
+  lab_like: number | null;
   top3: string;
   model: string;
   heatmap_file: string;
@@ -231,6 +232,7 @@ export class DiagnosisRepository {
           accepted: result.accepted ? 1 : 0,
           reason: result.reason,
           leaf_probability: result.leaf_probability,
+          lab_like: result.lab_like,
           top3: result.top3,
           model: result.model,
           heatmap_file: result.heatmap_file,

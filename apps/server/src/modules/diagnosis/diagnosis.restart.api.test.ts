@@ -298,6 +298,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
           accepted: true,
           reason: null,
           leaf_probability: null,
+          lab_like: null,
           top3: '[]',
           model: 'mobilenet',
           heatmap_file: 'h.jpg',

@@ -11,6 +11,7 @@ import {
   NOT_RECOGNISED,
   type TopClass,
   isDiagnosisReason,
+  isFieldPhoto,
 } from '@diagrodl/contracts';
 import { type ClassId, classInfo, className, isClassId } from '@diagrodl/contracts/classes';
 import { ModelRegistry } from '../../inference/models.ts';
@@ -26,6 +27,7 @@ export type StoredResult = Pick<
   | 'accepted'
   | 'reason'
   | 'leaf_probability'
+  | 'lab_like'
   | 'top3'
   | 'model'
 >;
@@ -50,11 +52,20 @@ function outcomeOf(r: StoredResult): {
   accepted: boolean;
   reason: DiagnosisReason | null;
   leaf_probability: number | null;
+  lab_like: number | null;
+  field_photo: boolean;
 } {
   const accepted = r.accepted === 1;
   const reason = accepted ? null : isDiagnosisReason(r.reason) ? r.reason : 'low_confidence';
   const leaf = r.leaf_probability;
-  return { accepted, reason, leaf_probability: leaf === null ? null : Number(leaf) };
+  const labLike = r.lab_like === null ? null : Number(r.lab_like);
+  return {
+    accepted,
+    reason,
+    leaf_probability: leaf === null ? null : Number(leaf),
+    lab_like: labLike,
+    field_photo: isFieldPhoto(accepted, labLike),
+  };
 }
 
 function top3Of(json: string | null, language: string): TopClass[] {
@@ -84,7 +95,7 @@ function predictName(label: ClassId, reason: DiagnosisReason | null, language: s
 export type ResultView = Omit<DiagnosisRow, 'created_at' | 'image' | 'heatmap'>;
 
 export function resultView(r: StoredResult & { label: ClassId }, language: string): ResultView {
-  const { accepted, reason, leaf_probability } = outcomeOf(r);
+  const { accepted, reason, leaf_probability, lab_like, field_photo } = outcomeOf(r);
   const model = r.model ?? '';
   return {
     id: r.id,
@@ -96,6 +107,8 @@ export function resultView(r: StoredResult & { label: ClassId }, language: strin
     accepted,
     reason,
     leaf_probability,
+    lab_like,
+    field_photo,
     model,
     modelLabel: ModelRegistry.label(model),
     page: classInfo(r.label).route,

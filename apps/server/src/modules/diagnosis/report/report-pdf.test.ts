@@ -5,7 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_LEAF, NOT_LEAF_HINT, NOT_RECOGNISED, TOP3_REFERENCE_ONLY } from '@diagrodl/contracts';
+import {
+  FIELD_PHOTO_CAUTION,
+  NOT_LEAF,
+  NOT_LEAF_HINT,
+  NOT_RECOGNISED,
+  TOP3_REFERENCE_ONLY,
+} from '@diagrodl/contracts';
 import { CLASS_IDS, type ClassId, classInfo, className } from '@diagrodl/contracts/classes';
 import { leafPhoto } from '../../../testing/diagnosis.ts';
 import { ADVICE, NOT_RECOGNISED_ADVICE } from './advice.ts';
@@ -40,6 +46,7 @@ async function images(language: 'es' | 'en'): Promise<ReportImage[]> {
       probability: accepted ? 0.9731 - i / 100 : 0.41,
       accepted,
       reason,
+      fieldPhoto: false,
       top3: [label, 'leaf_mold', 'target_spot'].map((l, k) => ({
         label: l as ClassId,
         predict: className(l as ClassId, language),
@@ -206,6 +213,42 @@ describe('diagnosis report PDF', () => {
     expect(flow).toContain(NOT_LEAF_HINT.en);
     expect(flow).toContain(TOP3_REFERENCE_ONLY.en);
     expect(text).toMatch(/This does not look like a tomato leaf\s+1/);
+  });
+
+  it('prints the field-photo caution under a field-like diagnosis, in both languages, without overlaps', async () => {
+    for (const language of ['es', 'en'] as const) {
+      const all = await images(language);
+      // a field-like diagnosis with a long name, a lab-like one, another field-like one
+      const stem = 'IMG_20261123_campo_tomate_hoja_enferma_';
+      const field = (im: ReportImage, name: string): ReportImage => ({
+        ...im,
+        nameImg: name,
+        fieldPhoto: true,
+      });
+      const pdf = await renderDiagnosisReport({
+        productName: 'DiAgroDL',
+        userName: 'Ana Prueba (ana)',
+        date: new Date('2026-11-25T10:00:00Z'),
+        language,
+        models: [{ label: 'MobileNet v1', accuracy: 0.97 }],
+        images: [
+          field(all[0]!, `${stem}${stem}${stem}.jpg`),
+          all[1]!,
+          field(all[2]!, 'campo_2.jpg'),
+        ],
+      });
+      const file = path.join(dir, `field-${language}.pdf`);
+      fs.writeFileSync(file, pdf);
+      // a block that does not fit below the taller ones moves to the next page (in Spanish, the third)
+      const flow = execFileSync('pdftotext', [file, '-']).toString().replace(/\s+/g, ' ');
+      expect(flow.split(FIELD_PHOTO_CAUTION[language])).toHaveLength(3);
+      const words = wordBoxes(file, 2);
+      expect(overlappingWords(words)).toEqual([]);
+      // the first block grew: its last line (the disease page) ends above the rule drawn 12 pt over the next title
+      const url = words.find((w) => w.word.endsWith('/Late_blight'))!;
+      const next = words.find((w) => w.word === '2.' && w.x0 < 100)!; // the title, not the top 3
+      expect(url.y1).toBeLessThan(next.y0 - 12);
+    }
   });
 
   it('wraps a 120-character photo name: no text overlaps, the diagnosis reads intact', async () => {

@@ -3,12 +3,14 @@
  * a cover (product, user, date, model and its test accuracy), one block per image (photo,
  * heatmap, label, probability, top 3, two lines of advice, disease page URL), a summary
  * table with counts per class, and page numbers. A photo the model says is not a tomato leaf
- * gets 'No parece una hoja de tomate' and the photo hint instead of advice.
+ * gets 'No parece una hoja de tomate' and the photo hint instead of advice; a diagnosis of a
+ * field-like photo gets the field-photo caution under its probability.
  */
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import {
   type DiagnosisReason,
+  FIELD_PHOTO_CAUTION,
   NOT_LEAF,
   NOT_LEAF_HINT,
   NOT_RECOGNISED,
@@ -31,6 +33,8 @@ export interface ReportImage {
   accepted: boolean;
   /** Why it is not a diagnosis (null when accepted): 'not_leaf' prints the photo hint. */
   reason: DiagnosisReason | null;
+  /** A diagnosis of a field-like photo: printed with FIELD_PHOTO_CAUTION. */
+  fieldPhoto: boolean;
   top3: TopClass[];
   /** JPEG bytes (pdfkit embeds JPEG and PNG only); null draws an empty frame. */
   photo: Buffer | null;
@@ -206,8 +210,19 @@ export function renderDiagnosisReport(input: ReportInput): Promise<Buffer> {
   const img = 118;
   doc.addPage();
   let y = doc.page.margins.top;
+  // the field-photo caution makes its block taller by its own height
+  const cautionH = (im: ReportImage) =>
+    im.accepted && im.fieldPhoto
+      ? doc
+          .font('body')
+          .fontSize(8)
+          .heightOfString(FIELD_PHOTO_CAUTION[input.language], {
+            width: width - 2 * img - 22,
+          })
+      : 0;
   input.images.forEach((im, n) => {
-    if (y + blockH > doc.page.height - doc.page.margins.bottom) {
+    const needH = blockH + cautionH(im);
+    if (y + needH > doc.page.height - doc.page.margins.bottom) {
       doc.addPage();
       y = doc.page.margins.top;
     }
@@ -246,6 +261,10 @@ export function renderDiagnosisReport(input: ReportInput): Promise<Buffer> {
     doc.text(`${t.diagnosis}: ${im.predict}`, tx, top, { width: tw });
     doc.font('body').fontSize(9.5).fillColor('black');
     doc.text(`${t.probability}: ${prob(im.probability)}`, { width: tw });
+    if (im.accepted && im.fieldPhoto) {
+      doc.fontSize(8).fillColor('#b26a00').text(FIELD_PHOTO_CAUTION[input.language], { width: tw });
+      doc.fontSize(9.5).fillColor('black');
+    }
     doc.moveDown(0.3).font('bold').text(t.top3, { width: tw });
     doc.font('body');
     im.top3.forEach((c, i) =>
@@ -266,7 +285,8 @@ export function renderDiagnosisReport(input: ReportInput): Promise<Buffer> {
     if (im.accepted) {
       doc.fillColor('#1a5fb4').text(`${t.more}: ${im.pageUrl}`, { width: tw, link: im.pageUrl });
     }
-    y += blockH;
+    // a long name or a caution can push the text column below the block's usual height
+    y = Math.max(y + needH, doc.y + 16);
     doc
       .moveTo(left, y - 12)
       .lineTo(left + width, y - 12)

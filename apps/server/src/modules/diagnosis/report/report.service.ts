@@ -42,6 +42,7 @@ export class ReportService {
         probability: view.probability,
         accepted: view.accepted,
         reason: view.reason,
+        fieldPhoto: view.field_photo,
         top3: view.top3,
         photo: photo ? await this.models.thumbnail(photo, 360, 82).catch(() => null) : null,
         heatmap: heatmap ? await this.models.thumbnail(heatmap, 360, 82).catch(() => null) : null,

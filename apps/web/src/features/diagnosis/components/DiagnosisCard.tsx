@@ -80,6 +80,11 @@ export function DiagnosisCard({ row, badge }: { row: DiagnosisRow; badge?: strin
             </li>
           ))}
         </ol>
+        {outcome === 'diagnosis' && row.field_photo && (
+          <p className="small alert alert-warning py-1 px-2 mb-2" data-testid="row-caution">
+            {t('diagnosis.results.fieldPhoto')}
+          </p>
+        )}
         {outcome === 'diagnosis' && (
           <Link to={row.page} className="small">
             {t('diagnosis.results.whatToDo', { name: row.predict })}

@@ -123,6 +123,11 @@ export default function HistoryPage() {
                       {t('diagnosis.results.notLeafHint')}
                     </div>
                   )}
+                  {r.accepted && r.field_photo && (
+                    <div className="small text-warning-emphasis" data-testid="history-caution">
+                      {t('diagnosis.results.fieldPhoto')}
+                    </div>
+                  )}
                   {'device' in r && (
                     <div>
                       <span className="badge text-bg-secondary" data-testid="history-device">

@@ -7,6 +7,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   type DiagnosisRow,
+  FIELD_PHOTO_CAUTION,
   type HistoryItem,
   NOT_LEAF,
   NOT_LEAF_HINT,
@@ -34,6 +35,8 @@ function row(id: number, over: Partial<DiagnosisRow>): HistoryItem {
     accepted: true,
     reason: null,
     leaf_probability: 0.98,
+    lab_like: 0.97,
+    field_photo: false,
     model: 'mobilenet',
     modelLabel: 'MobileNet v1',
     created_at: '2026-05-01T10:00:00.000Z',
@@ -46,6 +49,7 @@ function row(id: number, over: Partial<DiagnosisRow>): HistoryItem {
 }
 
 const DIAGNOSIS = row(1, {});
+const FIELD = row(4, { lab_like: 0.12, field_photo: true, name_img: 'campo.jpg' });
 const NOT_A_LEAF = row(2, {
   accepted: false,
   reason: 'not_leaf',
@@ -77,6 +81,7 @@ describe('the three outcomes of a photo', () => {
       expect(t('diagnosis.results.notLeafHint')).toBe(NOT_LEAF_HINT[lang]);
       expect(t('diagnosis.results.notRecognised')).toBe(NOT_RECOGNISED[lang]);
       expect(t('diagnosis.results.top3NotDiagnosis')).toBe(TOP3_REFERENCE_ONLY[lang]);
+      expect(t('diagnosis.results.fieldPhoto')).toBe(FIELD_PHOTO_CAUTION[lang]);
     }
   });
 
@@ -113,6 +118,27 @@ describe('the three outcomes of a photo', () => {
     expect(unsure).toHaveAttribute('data-reason', 'low_confidence');
     expect(within(unsure).getByTestId('row-label')).toHaveTextContent(NOT_RECOGNISED.es);
     expect(within(unsure).getByTestId('row-hint')).not.toHaveTextContent(NOT_LEAF_HINT.es);
+    expect(screen.queryByTestId('row-caution')).toBeNull();
+  });
+
+  it('a diagnosis of a field-like photo carries the field-photo caution, in both languages', async () => {
+    await i18n.changeLanguage('es');
+    const { unmount } = renderIn(
+      <>
+        <DiagnosisCard row={FIELD} />
+        <DiagnosisCard row={DIAGNOSIS} />
+      </>,
+    );
+    const [field, lab] = screen.getAllByTestId('diagnosis-row') as [HTMLElement, HTMLElement];
+    expect(within(field).getByTestId('row-caution')).toHaveTextContent(FIELD_PHOTO_CAUTION.es);
+    expect(
+      within(field).getByRole('link', { name: 'Qué hacer: Tizón tardío' }),
+    ).toBeInTheDocument();
+    expect(within(lab).queryByTestId('row-caution')).toBeNull();
+    unmount();
+    await i18n.changeLanguage('en');
+    renderIn(<DiagnosisCard row={FIELD} />);
+    expect(screen.getByTestId('row-caution')).toHaveTextContent(FIELD_PHOTO_CAUTION.en);
   });
 
   it('follows the language toggle (English)', async () => {
@@ -168,14 +194,17 @@ describe('the three outcomes of a photo', () => {
 
   it('the history shows each outcome, the not-leaf one with its hint', async () => {
     await i18n.changeLanguage('es');
-    vi.spyOn(diagnosisApi, 'history').mockResolvedValue([DIAGNOSIS, NOT_A_LEAF, UNSURE]);
+    vi.spyOn(diagnosisApi, 'history').mockResolvedValue([DIAGNOSIS, NOT_A_LEAF, UNSURE, FIELD]);
     renderIn(<HistoryPage />);
-    await waitFor(() => expect(screen.getAllByTestId('history-label')).toHaveLength(3));
-    const [ok, leaf, unsure] = screen.getAllByTestId('history-label') as [
+    await waitFor(() => expect(screen.getAllByTestId('history-label')).toHaveLength(4));
+    const [ok, leaf, unsure, field] = screen.getAllByTestId('history-label') as [
+      HTMLElement,
       HTMLElement,
       HTMLElement,
       HTMLElement,
     ];
+    expect(within(field).getByTestId('history-caution')).toHaveTextContent(FIELD_PHOTO_CAUTION.es);
+    expect(screen.getAllByTestId('history-caution')).toHaveLength(1);
     expect(within(ok).getByRole('link', { name: 'Tizón tardío' })).toBeInTheDocument();
     expect(leaf).toHaveTextContent(`${NOT_LEAF.es}${NOT_LEAF_HINT.es}`);
     expect(leaf.closest('tr')).toHaveAttribute('data-reason', 'not_leaf');

@@ -73,7 +73,8 @@ export async function diagnosePhoto(model: DeviceModel, blob: Blob): Promise<Dev
   if (!probs || !camT) throw new Error('the model gave no probabilities or cam');
   const leaf = out.leaf ? Number((out.leaf.data as Float32Array)[0]) : null;
   const energy = out.energy ? Number((out.energy.data as Float32Array)[0]) : undefined;
-  const decision = decideOne(model.card.rejection, { probabilities: probs, energy, leaf });
+  const labLike = out.lab_like ? Number((out.lab_like.data as Float32Array)[0]) : null;
+  const decision = decideOne(model.card.rejection, { probabilities: probs, energy, leaf, labLike });
   const [, k, h, w] = camT.dims.map(Number) as [number, number, number, number];
   const plane = h * w;
   const all = camT.data as Float32Array;

@@ -4,6 +4,7 @@ import {
   MODEL_VERSIONS,
   NOT_LEAF,
   NOT_RECOGNISED,
+  isFieldPhoto,
 } from '@diagrodl/contracts';
 import { classInfo, className } from '@diagrodl/contracts/classes';
 import type { DevicePhoto } from './store.ts';
@@ -36,6 +37,8 @@ export function deviceRow(
     accepted: r.accepted,
     reason: r.reason,
     leaf_probability: r.leaf_probability,
+    lab_like: r.lab_like ?? null,
+    field_photo: isFieldPhoto(r.accepted, r.lab_like),
     model: r.model,
     modelLabel: MODEL_VERSIONS.find((v) => v.modelId === r.model)?.label ?? r.model,
     created_at: r.diagnosed_at,

@@ -65,6 +65,7 @@ export async function identifyOnDevice(
         accepted: decision.accepted,
         reason: decision.reason,
         leaf_probability: decision.leafProbability,
+        lab_like: decision.labLike,
         top3: decision.top3,
         model: DEVICE_MODEL_ID,
         diagnosed_at: new Date().toISOString(),

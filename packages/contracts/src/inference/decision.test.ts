@@ -1,0 +1,38 @@
+// The decision rule's outcomes and the field-photo flag, as every side that runs a model uses them.
+import { describe, expect, it } from 'vitest';
+import { isFieldPhoto, LAB_LIKE_CUT } from '../diagnosis.ts';
+import { decideOne } from './decision.ts';
+
+const PROBS = [0.9, 0.05, 0.02, 0.01, 0.01, 0.01, 0, 0, 0, 0];
+const RULE = { threshold: 0.6, leaf_threshold: 0.5 };
+
+describe('decideOne', () => {
+  it('carries the lab_like output through every outcome (null without one)', () => {
+    const d = decideOne(RULE, { probabilities: PROBS, leaf: 0.99, labLike: 0.2 });
+    expect(d).toMatchObject({
+      accepted: true,
+      reason: null,
+      label: 'bacterial_spot',
+      labLike: 0.2,
+    });
+    expect(decideOne(RULE, { probabilities: PROBS, leaf: 0.1, labLike: 0.2 })).toMatchObject({
+      accepted: false,
+      reason: 'not_leaf',
+      labLike: 0.2,
+    });
+    expect(
+      decideOne({ ...RULE, threshold: 0.95 }, { probabilities: PROBS, leaf: 0.99, labLike: 0.9 }),
+    ).toMatchObject({ accepted: false, reason: 'low_confidence', labLike: 0.9 });
+    expect(decideOne(RULE, { probabilities: PROBS, leaf: 0.99 }).labLike).toBeNull();
+  });
+});
+
+describe('isFieldPhoto', () => {
+  it('is a diagnosis of a photo below the lab-like cut, never a refused one or one without lab_like', () => {
+    expect(isFieldPhoto(true, LAB_LIKE_CUT - 0.01)).toBe(true);
+    expect(isFieldPhoto(true, LAB_LIKE_CUT)).toBe(false);
+    expect(isFieldPhoto(false, 0.01)).toBe(false);
+    expect(isFieldPhoto(true, null)).toBe(false);
+    expect(isFieldPhoto(true, undefined)).toBe(false);
+  });
+});
