@@ -105,6 +105,9 @@ describe('diagnose CLI', { timeout: 180_000 }, () => {
     expect(e.not_accepted_share).toBe(0); // the tiny model's card threshold is 0
     expect(e.not_leaf_share).toBe(0);
     expect(e.low_confidence_share).toBe(0);
+    // no lab_like output: no field-photo caution, no figures by photo kind
+    expect(e.field_photo_share).toBe(0);
+    expect(e).not.toHaveProperty('by_photo_kind');
   });
 
   it("reports 'not_leaf' (JSON, text and --eval) for a model whose leaf output refuses the photo", () => {

@@ -12,7 +12,9 @@
  * NUL-separated (`find … -print0`), from a file or stdin (`-`). `--eval DIR` takes one
  * subfolder per class (PlantVillage folder names or class ids) and prints accuracy, per-class
  * recall, the confusion matrix and the share not accepted (split into not a tomato leaf and
- * low confidence), as JSON. Models come from MODELS_DIR (default models/).
+ * low confidence), the share given with the field-photo caution and, for a model with a
+ * `lab_like` output, the figures of lab-like and field-like photos apart, as JSON. Models come
+ * from MODELS_DIR (default models/).
  *
  * Any number of paths: onnxruntime-node parses the process's command line
  * (/proc/self/cmdline) recursively when it starts, and a command line of some 30 KB (a shell
@@ -32,7 +34,13 @@ import {
   className,
   isClassId,
 } from '@diagrodl/contracts/classes';
-import { FIELD_PHOTO_CAUTION, NOT_LEAF, NOT_RECOGNISED, isFieldPhoto } from '@diagrodl/contracts';
+import {
+  FIELD_PHOTO_CAUTION,
+  LAB_LIKE_CUT,
+  NOT_LEAF,
+  NOT_RECOGNISED,
+  isFieldPhoto,
+} from '@diagrodl/contracts';
 import type { Classification, Classifier } from '../inference/classifier.ts';
 import { ModelWorker } from '../worker/model-worker.ts';
 import { loadConfig } from '../config.ts';
@@ -278,6 +286,43 @@ export function evaluate(
     /** refused as 'No reconocido con confianza' (threshold or energy floor) */
     low_confidence_share: n ? round((rejected - notLeaf) / n) : null,
     accuracy_accepted: accepted ? round(correctAccepted / accepted) : null,
+    /** diagnoses shown with the field-photo caution (the model's lab_like below LAB_LIKE_CUT) */
+    field_photo_share: n
+      ? round(results.filter((r) => r && isFieldPhoto(r.accepted, r.labLike)).length / n)
+      : null,
+    ...byPhotoKind(truth, results),
+  };
+}
+
+/**
+ * For a model with a `lab_like` output: the figures of the lab-like photos and of the field-like
+ * ones apart (n, top-1, share given a diagnosis, right when given), as the model card's
+ * `by_photo_kind`. Nothing for a model without the output.
+ */
+function byPhotoKind(
+  truth: readonly ClassId[],
+  results: readonly (Classification | null)[],
+): { by_photo_kind?: Record<'lab_like' | 'field_like', Record<string, number | null>> } {
+  const read = results.flatMap((r, i) => (r && r.labLike !== null ? [{ r, t: truth[i] }] : []));
+  if (!read.length) return {};
+  const round = (v: number) => Math.round(v * 1e6) / 1e6;
+  const figures = (rows: typeof read) => {
+    const right = rows.filter(({ r, t }) => r.label === t).length;
+    const given = rows.filter(({ r }) => r.accepted);
+    const rightGiven = given.filter(({ r, t }) => r.label === t).length;
+    return {
+      n: rows.length,
+      accuracy: rows.length ? round(right / rows.length) : null,
+      accepted_share: rows.length ? round(given.length / rows.length) : null,
+      accuracy_accepted: given.length ? round(rightGiven / given.length) : null,
+    };
+  };
+  const isLab = ({ r }: (typeof read)[number]) => (r.labLike as number) >= LAB_LIKE_CUT;
+  return {
+    by_photo_kind: {
+      lab_like: figures(read.filter(isLab)),
+      field_like: figures(read.filter((x) => !isLab(x))),
+    },
   };
 }
 

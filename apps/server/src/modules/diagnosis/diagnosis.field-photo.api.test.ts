@@ -4,6 +4,7 @@
 // This needs a model whose graph has a `lab_like` output, as the shipped one has; the test fails
 // otherwise. Models come from MODELS_DIR when set, else models/.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -91,6 +92,24 @@ describe('a diagnosis of a field-like photo carries the field-photo caution (shi
         .split('\n');
       expect(lines[0]!.split('\t').at(-1)).toBe(FIELD_PHOTO_CAUTION.es);
       expect(lines[1]).not.toContain(FIELD_PHOTO_CAUTION.es);
+
+      // --eval: the share given with the caution, and the figures of each photo kind apart
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-field-eval-'));
+      try {
+        fs.mkdirSync(path.join(dir, 'Tomato___Late_blight'));
+        fs.copyFileSync(FIELD_LIKE_JPEG, path.join(dir, 'Tomato___Late_blight', 'campo.jpg'));
+        fs.copyFileSync(LAB_JPEG, path.join(dir, 'Tomato___Late_blight', 'lab.jpg'));
+        const ev = run('--model', 'mobilenet', '--eval', dir);
+        expect(ev.status, ev.stderr).toBe(0);
+        const kind = { n: 1, accuracy: 1, accepted_share: 1, accuracy_accepted: 1 };
+        expect(JSON.parse(ev.stdout)).toMatchObject({
+          n: 2,
+          field_photo_share: 0.5,
+          by_photo_kind: { lab_like: kind, field_like: kind },
+        });
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     },
   );
 });
