@@ -12,10 +12,18 @@ import { DIAGNOSIS_PATHS } from '@diagrodl/contracts';
 import { type App, type AppOptions, buildApp } from '../app.ts';
 import { loadConfig, repoRoot } from '../config.ts';
 import { withDefaultUser } from '../db/database.ts';
-import { Browser, PG_URL, json } from './harness.ts';
+import { Browser, PG_URL, type TestServer, json, startTestServer } from './harness.ts';
 import { createUserDirect } from './users.ts';
 
 export const PASSWORD = 'Secreta-123456';
+
+/** A SQLite test server on the shipped models (MODELS_DIR when set, else models/). */
+export function startShippedModelServer(): Promise<TestServer> {
+  return startTestServer(
+    'sqlite',
+    process.env.MODELS_DIR ? { MODELS_DIR: process.env.MODELS_DIR } : {},
+  );
+}
 
 /** Runs the diagnose CLI (npm run -s diagnose) on the models of `modelsDir`; stdout and stderr as text. */
 export function runDiagnoseCli(modelsDir: string, ...args: string[]): SpawnSyncReturns<string> {

@@ -13,13 +13,14 @@ import {
   FIELD_PHOTO_CAUTION,
   LAB_LIKE_CUT,
 } from '@diagrodl/contracts';
-import { type TestServer, json, startTestServer } from '../../testing/harness.ts';
+import { type TestServer, json } from '../../testing/harness.ts';
 import {
   configForm,
   loggedIn,
   predictForm,
   reportText,
   runDiagnoseCli,
+  startShippedModelServer,
   uploadForm,
 } from '../../testing/diagnosis.ts';
 import { FIELD_LIKE_JPEG, fieldLikeJpeg } from '../../testing/field-photo.ts';
@@ -30,10 +31,7 @@ const LAB_JPEG = path.join(repoRoot, 'e2e', 'assets', 'late_blight_leaf.jpg');
 describe('a diagnosis of a field-like photo carries the field-photo caution (shipped model)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(
-      'sqlite',
-      process.env.MODELS_DIR ? { MODELS_DIR: process.env.MODELS_DIR } : {},
-    );
+    server = await startShippedModelServer();
   });
   afterAll(async () => {
     await server?.app.close();

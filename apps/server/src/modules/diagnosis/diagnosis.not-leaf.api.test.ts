@@ -12,13 +12,14 @@ import {
   NOT_LEAF,
   NOT_LEAF_HINT,
 } from '@diagrodl/contracts';
-import { type TestServer, json, startTestServer } from '../../testing/harness.ts';
+import { type TestServer, json } from '../../testing/harness.ts';
 import {
   configForm,
   loggedIn,
   predictForm,
   reportText,
   runDiagnoseCli,
+  startShippedModelServer,
   uploadForm,
 } from '../../testing/diagnosis.ts';
 import { NOT_LEAF_JPEG, notLeafJpeg } from '../../testing/not-leaf-photo.ts';
@@ -27,10 +28,7 @@ describe("a photo that is not a tomato leaf, on the shipped model: 'No parece un
   let server: TestServer;
   let mobilenet: LoadedModelDetails | undefined;
   beforeAll(async () => {
-    server = await startTestServer(
-      'sqlite',
-      process.env.MODELS_DIR ? { MODELS_DIR: process.env.MODELS_DIR } : {},
-    );
+    server = await startShippedModelServer();
     const models: LoadedModelDetails[] = await json(await fetch(`${server.baseUrl}${P.models}`));
     mobilenet = models.find((m) => m.id === 'mobilenet');
   });
