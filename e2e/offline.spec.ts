@@ -6,6 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { FIELD_PHOTO_CAUTION } from '../packages/contracts/src/diagnosis.ts';
+import { fieldLikeJpeg } from '../apps/server/src/testing/field-photo.ts';
 import { notLeafJpeg } from '../apps/server/src/testing/not-leaf-photo.ts';
 import { preprocessImage } from '../apps/server/src/inference/preprocess.ts';
 import { expect, expectAccessible, shot, test } from './fixtures.ts';
@@ -100,14 +102,15 @@ test.describe('offline: the installed app', () => {
         buffer: fs.readFileSync(path.join(assets, f)),
       })),
       { name: 'gato.jpg', mimeType: 'image/jpeg', buffer: await notLeafJpeg() },
+      { name: 'tizon-campo.jpg', mimeType: 'image/jpeg', buffer: await fieldLikeJpeg() },
     ]);
     await page.getByRole('button', { name: 'Guardar en este dispositivo' }).click();
-    await expect(page.getByTestId('device-list').locator('tbody tr')).toHaveCount(3);
+    await expect(page.getByTestId('device-list').locator('tbody tr')).toHaveCount(4);
     await expectAccessible(page, '/upload offline');
     await page.getByRole('link', { name: 'Identificar y diagnosticar imágenes' }).click();
     await page.getByRole('button', { name: 'Iniciar identificación' }).click();
     await expect(page.getByTestId('predict-status')).toHaveText(
-      'Identificación terminada: 3 imágenes.',
+      'Identificación terminada: 4 imágenes.',
       { timeout: 180_000 },
     );
     await page.getByRole('link', { name: 'Visualizar diagnóstico' }).click();
@@ -115,23 +118,28 @@ test.describe('offline: the installed app', () => {
     await page.getByRole('link', { name: 'Visualizar resultados del diagnóstico' }).click();
     await page.getByRole('button', { name: 'Mostrar el diagnóstico' }).click();
     const rows = page.getByTestId('diagnosis-row');
-    await expect(rows).toHaveCount(3);
+    await expect(rows).toHaveCount(4);
     const cat = rows.filter({ hasText: 'gato.jpg' });
     await expect(cat).toHaveAttribute('data-reason', 'not_leaf');
     await expect(cat.getByTestId('row-label')).toHaveText('No parece una hoja de tomate');
     await expect(cat.getByTestId('row-hint')).toBeVisible();
+    // the field-like photo: diagnosed on the device, with the field-photo caution (the lab ones without)
+    const field = rows.filter({ hasText: 'tizon-campo.jpg' });
+    await expect(field.getByTestId('row-label')).toHaveText('Tizón tardío');
+    await expect(field.getByTestId('row-caution')).toHaveText(FIELD_PHOTO_CAUTION.es);
+    await expect(rows.getByTestId('row-caution')).toHaveCount(1);
     const heat = rows.first().getByTestId('heatmap');
     await expect
       .poll(() => heat.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0))
       .toBe(true);
-    await expect(rows.getByTestId('row-device')).toHaveCount(3);
+    await expect(rows.getByTestId('row-device')).toHaveCount(4);
     await shot(page, 'offline-results-es');
 
     // a reload while offline keeps the unsent diagnoses
     await openOffline(page, '/Historial');
     await page.reload();
     const history = page.getByTestId('history-table');
-    await expect(history.locator('tbody tr[data-device="unsent"]')).toHaveCount(3);
+    await expect(history.locator('tbody tr[data-device="unsent"]')).toHaveCount(4);
     await expect(history.getByTestId('history-device').first()).toHaveText('en este dispositivo');
     await expect(page.getByTestId('history-offline')).toBeVisible();
     await expectAccessible(page, '/Historial offline');
@@ -140,32 +148,37 @@ test.describe('offline: the installed app', () => {
     // logging out would discard them: asked first; cancelled
     await page.getByRole('button', { name: 'Cerrar sesión' }).first().click();
     await expect(page.getByTestId('logout-unsent')).toContainText(
-      'Hay 3 diagnósticos hechos en este dispositivo',
+      'Hay 4 diagnósticos hechos en este dispositivo',
     );
     await page.getByRole('button', { name: 'Cancelar y conservarlos' }).click();
-    await expect(history.locator('tbody tr[data-device="unsent"]')).toHaveCount(3);
+    await expect(history.locator('tbody tr[data-device="unsent"]')).toHaveCount(4);
 
     // back online: each one reaches the server's history once
     await context.setOffline(false);
     await expect(page.getByTestId('offline-notice')).toHaveCount(0);
-    await expect(history.locator('tbody tr[data-device="sent"]')).toHaveCount(3, {
+    await expect(history.locator('tbody tr[data-device="sent"]')).toHaveCount(4, {
       timeout: 60_000,
     });
     await expect(history.locator('tbody tr[data-device="unsent"]')).toHaveCount(0);
     await page.reload();
-    await expect(page.getByTestId('history-table').locator('tbody tr')).toHaveCount(3);
+    await expect(page.getByTestId('history-table').locator('tbody tr')).toHaveCount(4);
     const server = await (await page.request.get('/diagrodl/history/')).json();
-    expect(server).toHaveLength(3);
-    expect(new Set(server.map((h: { client_id: string }) => h.client_id)).size).toBe(3);
+    expect(server).toHaveLength(4);
+    expect(new Set(server.map((h: { client_id: string }) => h.client_id)).size).toBe(4);
     expect(server.find((h: { name_img: string }) => h.name_img === 'gato.jpg')).toMatchObject({
       reason: 'not_leaf',
       model: 'mobilenet',
     });
-    // the device sent the model's lab_like too: the two lab photos are lab-like, no field-photo caution
-    for (const h of server as { lab_like: number | null; field_photo: boolean }[]) {
-      expect(h.lab_like).toEqual(expect.any(Number));
-      expect(h.field_photo).toBe(false);
-    }
+    // the device sent the model's lab_like too: only the field-like photo carries the caution
+    const kinds = (server as { name_img: string; lab_like: number | null; field_photo: boolean }[])
+      .map((h) => [h.name_img, typeof h.lab_like, h.field_photo])
+      .sort();
+    expect(kinds).toEqual([
+      ['early_blight_leaf.jpg', 'number', false],
+      ['gato.jpg', 'number', false],
+      ['late_blight_leaf.jpg', 'number', false],
+      ['tizon-campo.jpg', 'number', true],
+    ]);
     await shot(page, 'offline-history-synced-es');
   });
 
