@@ -46,6 +46,9 @@ test.describe('a diagnosis of a field-like photo carries the field-photo caution
     await expect(field.getByRole('link', { name: 'Qué hacer: Tizón tardío' })).toBeVisible();
     await expect(lab.getByTestId('row-label')).toHaveText('Tizón tardío');
     await expect(lab.getByTestId('row-caution')).toHaveCount(0);
+    await expect(page.getByTestId('results-field-photos')).toHaveText(
+      '1 diagnóstico lleva el aviso de foto de campo: compárelo con las otras posibilidades.',
+    );
     await expectAccessible(page, '/Get_predict (field-like photo)');
     await field.scrollIntoViewIfNeeded();
     await shot(page, 'diagnosis-results-field-photo-es');

@@ -93,6 +93,7 @@ export default function ResultsPage() {
   const accepted = count('diagnosis');
   const notLeaf = count('not_leaf');
   const rejected = count('low_confidence');
+  const fieldPhotos = rows?.filter((r) => r.field_photo).length ?? 0;
   return (
     <section>
       <h1 className="h2">{t('diagnosis.results.title')}</h1>
@@ -131,6 +132,11 @@ export default function ResultsPage() {
               rejected: t('diagnosis.results.count.rejected', { count: rejected }),
             })}
           </p>
+          {fieldPhotos > 0 && (
+            <p data-testid="results-field-photos">
+              {t('diagnosis.results.count.fieldPhotos', { count: fieldPhotos })}
+            </p>
+          )}
           <div className="row g-3">
             {rows.map((row) => (
               <div key={row.id} className="col-12 col-md-6 col-xxl-4">

@@ -175,6 +175,32 @@ describe('the three outcomes of a photo', () => {
     );
   });
 
+  it('the results summary says how many diagnoses carry the field-photo caution', async () => {
+    await i18n.changeLanguage('es');
+    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([DIAGNOSIS, FIELD]);
+    renderIn(<ResultsPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
+    expect(await screen.findByTestId('results-field-photos')).toHaveTextContent(
+      '1 diagnóstico lleva el aviso de foto de campo: compárelo con las otras posibilidades.',
+    );
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByTestId('results-field-photos')).toHaveTextContent(
+      '1 diagnosis carries the field-photo caution: compare it with the other possibilities.',
+    );
+    expect(i18n.getFixedT('es')('diagnosis.results.count.fieldPhotos', { count: 2 })).toBe(
+      '2 diagnósticos llevan el aviso de foto de campo: compárelos con las otras posibilidades.',
+    );
+  });
+
+  it('no field-photo line without a field-like diagnosis', async () => {
+    await i18n.changeLanguage('es');
+    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([DIAGNOSIS]);
+    renderIn(<ResultsPage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
+    await screen.findByTestId('results-summary');
+    expect(screen.queryByTestId('results-field-photos')).toBeNull();
+  });
+
   it('the identification progress says one image in the singular', async () => {
     await i18n.changeLanguage('es');
     expect(i18n.t('diagnosis.predict.done', { count: 1 })).toBe(
