@@ -95,6 +95,8 @@ test.describe('diagnosis flow', () => {
     await expect(page.getByRole('dialog')).toContainText('¿Estás seguro de eliminar esta imagen?');
     await page.getByRole('dialog').getByRole('button', { name: 'Eliminar', exact: true }).click();
     await expect(uploaded.locator('tbody tr')).toHaveCount(2);
+    // the dialog has faded out (axe would read its half-transparent colours)
+    await expect(page.locator('.modal')).toHaveCount(0);
     await expectAccessible(page, '/upload');
     await shot(page, 'diagnosis-upload-es');
     await page.getByRole('link', { name: 'Identificar y diagnosticar imágenes' }).click();

@@ -354,9 +354,10 @@ export default function UploadPage() {
           setKeptToRemove(null);
         }}
         centered
+        aria-labelledby="remove-dialog-title"
       >
         <Modal.Header closeButton>
-          <Modal.Title as="h2" className="h5">
+          <Modal.Title as="h2" className="h5" id="remove-dialog-title">
             {t('diagnosis.upload.confirmTitle')}
           </Modal.Title>
         </Modal.Header>
