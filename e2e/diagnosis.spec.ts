@@ -48,6 +48,7 @@ test.describe('diagnosis flow', () => {
     const loaded = (await (await page.request.get('/diagrodl/models/')).json()) as {
       modeloVersion: string;
       testAccuracy: number | null;
+      fieldAccuracy: number | null;
     }[];
     for (const m of loaded.filter((x) => x.testAccuracy !== null)) {
       const pct = new Intl.NumberFormat('es-MX', {
@@ -56,6 +57,16 @@ test.describe('diagnosis flow', () => {
       }).format(m.testAccuracy as number);
       await expect(models.locator(`option[value="${m.modeloVersion}"]`)).toContainText(
         `exactitud en prueba ${pct}`,
+      );
+    }
+    // and the accuracy on real field photos where the card measured it (the shipped MobileNet does)
+    const pct = (x: number) =>
+      new Intl.NumberFormat('es-MX', { style: 'percent', maximumFractionDigits: 1 }).format(x);
+    const field = loaded.filter((x) => x.fieldAccuracy !== null);
+    expect(field.map((m) => m.modeloVersion)).toContain('tomato_leaf_cnn_mobilenet');
+    for (const m of field) {
+      await expect(models.locator(`option[value="${m.modeloVersion}"]`)).toContainText(
+        `en fotos de campo ${pct(m.fieldAccuracy as number)}`,
       );
     }
     await shot(page, 'diagnosis-custom-es');

@@ -39,6 +39,11 @@ export interface LoadedModel {
   modeloVersion: string;
   label: string;
   testAccuracy: number | null;
+  /**
+   * Beyond the spec: top-1 on the real field photos of the card's field validation part
+   * (out_of_distribution.evaluation.field_val); null when the card has no such figure.
+   */
+  fieldAccuracy: number | null;
 }
 
 /** Reply of POST /diagrodl/posts/ (multipart: image, name_img). */

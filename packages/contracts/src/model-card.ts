@@ -154,6 +154,13 @@ export const modelCardSchema = z.object({
   out_of_distribution: z.object({
     note: z.string(),
     sets: z.record(z.string(), oodSetSchema).optional(),
+    /** Every evaluation set measured on the exported file (field_val: the real field photos). */
+    evaluation: z
+      .record(
+        z.string(),
+        z.looseObject({ n: z.number().int().nonnegative(), top1: rate.optional() }),
+      )
+      .optional(),
   }),
   goals: z.object({
     top1_accuracy: rate,

@@ -533,6 +533,7 @@ export class ModelRegistry implements Inference {
             ? `Ensemble (${m.members.map((x) => ModelRegistry.label(x.id).replace(/ v\d+$/, '')).join(' + ')})`
             : v.label,
         testAccuracy: this.accuracy(v.modelId),
+        fieldAccuracy: this.fieldAccuracy(v.modelId),
         threshold: m.threshold,
         ...(m instanceof EnsembleModel ? { members: m.members.map((x) => x.id) } : {}),
         ...(m.leafThreshold === undefined ? {} : { leafThreshold: m.leafThreshold }),
@@ -567,6 +568,13 @@ export class ModelRegistry implements Inference {
     const m = this.get(id);
     if (m instanceof OnnxModel) return m.card.metrics.accuracy;
     return m instanceof EnsembleModel ? m.testAccuracy : null;
+  }
+
+  /** Top-1 on the card's field validation photos (null: not measured, or the ensemble). */
+  fieldAccuracy(id: string): number | null {
+    const m = this.get(id);
+    if (!(m instanceof OnnxModel)) return null;
+    return m.card.out_of_distribution.evaluation?.field_val?.top1 ?? null;
   }
 
   /** Display label of a model id ('MobileNet v1', ...). */

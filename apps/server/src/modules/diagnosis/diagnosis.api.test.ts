@@ -92,11 +92,13 @@ describeEachDatabase(
         modeloVersion: 'tomato_leaf_cnn_mobilenet',
         label: 'MobileNet v1',
         testAccuracy: 0.975,
+        fieldAccuracy: null, // the tiny model's card measured no field photos
         threshold: 0,
       });
       // the ensemble's accuracy from its card (models/ensemble.card.json)
       expect(models.find((m: { id: string }) => m.id === 'ensemble')).toMatchObject({
         testAccuracy: 0.925,
+        fieldAccuracy: null,
         threshold: 0.5,
         label: 'Ensemble (MobileNet + ResNet50)',
         members: ['mobilenet', 'resnet50'],

@@ -12,6 +12,7 @@ import {
   type DiagnosisRow,
   FIELD_PHOTO_CAUTION,
   LAB_LIKE_CUT,
+  type LoadedModelDetails,
 } from '@diagrodl/contracts';
 import { type TestServer, json } from '../../testing/harness.ts';
 import {
@@ -41,6 +42,14 @@ describe('a diagnosis of a field-like photo carries the field-photo caution (shi
     'rows, history, PDF report and CLI say which diagnosis is of a field-like photo',
     { timeout: 120_000 },
     async () => {
+      // the configuration page's models carry the card's accuracy on the field photos
+      const card = JSON.parse(
+        fs.readFileSync(path.join(server.config.modelsDir, 'mobilenet.card.json'), 'utf8'),
+      );
+      const models: LoadedModelDetails[] = await json(await fetch(`${server.baseUrl}${P.models}`));
+      expect(models.find((m) => m.id === 'mobilenet')?.fieldAccuracy).toBe(
+        card.out_of_distribution.evaluation.field_val.top1,
+      );
       const { browser } = await loggedIn(server.app, server.baseUrl, 'Campo0001');
       expect(
         (await browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') })).status,

@@ -1,5 +1,6 @@
 // The configuration page (/Custom): each loaded model with its measured test accuracy, the
-// ensemble's too when the server has its card (GET /diagrodl/models/ gives a testAccuracy).
+// ensemble's too when the server has its card (GET /diagrodl/models/ gives a testAccuracy), and
+// the accuracy on real field photos when the card measured it (fieldAccuracy).
 import { render, screen, within } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
@@ -18,6 +19,7 @@ const MODELS: LoadedModelDetails[] = [
     modeloVersion: 'Tomato_leaf_cnn_resnet50',
     label: 'ResNet50 v1',
     testAccuracy: 0.9512,
+    fieldAccuracy: 0.3736,
     threshold: 0.6,
   },
   {
@@ -25,6 +27,7 @@ const MODELS: LoadedModelDetails[] = [
     modeloVersion: 'tomato_leaf_cnn_mobilenet',
     label: 'MobileNet v1',
     testAccuracy: 0.962,
+    fieldAccuracy: 0.5824,
     threshold: 0.5,
   },
   {
@@ -32,6 +35,7 @@ const MODELS: LoadedModelDetails[] = [
     modeloVersion: 'ensemble',
     label: 'Ensemble (MobileNet + ResNet50)',
     testAccuracy: 0.9734,
+    fieldAccuracy: null,
     threshold: 0.62,
     members: ['mobilenet', 'resnet50'],
   },
@@ -61,8 +65,8 @@ describe('the configuration page', () => {
     expect(await options(MODELS)).toEqual([
       'Elige un modelo',
       'VGG16 v1 (no disponible en este servidor)',
-      'ResNet50 v1 (exactitud en prueba 95.1%)',
-      'MobileNet v1 (exactitud en prueba 96.2%)',
+      'ResNet50 v1 (exactitud en prueba 95.1%; en fotos de campo 37.4%)',
+      'MobileNet v1 (exactitud en prueba 96.2%; en fotos de campo 58.2%)',
       'Ensemble (VGG16 + ResNet50 + MobileNet) (exactitud en prueba 97.3%)',
     ]);
   });
@@ -70,5 +74,10 @@ describe('the configuration page', () => {
   it('shows no accuracy for the ensemble without one (no card on the server)', async () => {
     const noCard = MODELS.map((m) => (m.id === 'ensemble' ? { ...m, testAccuracy: null } : m));
     expect((await options(noCard)).at(-1)).toBe('Ensemble (VGG16 + ResNet50 + MobileNet)');
+  });
+
+  it('shows the field accuracy alone when the test accuracy is not known', async () => {
+    const onlyField = MODELS.map((m) => (m.id === 'mobilenet' ? { ...m, testAccuracy: null } : m));
+    expect(await options(onlyField)).toContain('MobileNet v1 (en fotos de campo 58.2%)');
   });
 });

@@ -26,6 +26,7 @@ const DEVICE_MODELS: LoadedModel[] = [
     modeloVersion: 'tomato_leaf_cnn_mobilenet',
     label: 'MobileNet v1',
     testAccuracy: null,
+    fieldAccuracy: null,
   },
 ];
 
@@ -134,15 +135,20 @@ export default function CustomPage() {
             </option>
             {versions.map((v) => {
               const m = info(v.value);
+              const pct = (x: number) =>
+                formatNumber(x, lang, { style: 'percent', maximumFractionDigits: 1 });
+              const figures = [
+                m?.testAccuracy != null
+                  ? t('diagnosis.custom.accuracy', { value: pct(m.testAccuracy) })
+                  : null,
+                m?.fieldAccuracy != null
+                  ? t('diagnosis.custom.fieldAccuracy', { value: pct(m.fieldAccuracy) })
+                  : null,
+              ].filter((x) => x !== null);
               const extra = !m
                 ? ` (${t('diagnosis.custom.notLoaded')})`
-                : m.testAccuracy != null
-                  ? ` (${t('diagnosis.custom.accuracy', {
-                      value: formatNumber(m.testAccuracy, lang, {
-                        style: 'percent',
-                        maximumFractionDigits: 1,
-                      }),
-                    })})`
+                : figures.length
+                  ? ` (${figures.join('; ')})`
                   : '';
               return (
                 <option key={v.value} value={v.value} disabled={!m}>
