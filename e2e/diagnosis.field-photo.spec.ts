@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FIELD_PHOTO_CAUTION } from '../packages/contracts/src/diagnosis.ts';
 import { fieldLikeJpeg } from '../apps/server/src/testing/field-photo.ts';
-import { expect, expectAccessible, setLanguage, shot, test } from './fixtures.ts';
+import { expect, expectAccessible, identifyOnServer, setLanguage, shot, test } from './fixtures.ts';
 
 const LAB = path.join(import.meta.dirname, 'assets', 'late_blight_leaf.jpg');
 
@@ -14,25 +14,10 @@ test.describe('a diagnosis of a field-like photo carries the field-photo caution
   test.describe.configure({ timeout: 180_000 });
 
   test('results screen and history, in Spanish and English', async ({ userPage: page }) => {
-    await page.goto('/Custom');
-    await page.getByLabel('Modelos').selectOption('tomato_leaf_cnn_mobilenet');
-    await page.getByRole('button', { name: 'Enviar configuración' }).click();
-    await page.getByRole('link', { name: 'Subir imágenes' }).click();
-
-    await expect(page).toHaveURL(/\/upload$/);
-    await page.getByLabel(/Elige una o varias fotos/).setInputFiles([
+    await identifyOnServer(page, [
       { name: 'tizon-campo.jpg', mimeType: 'image/jpeg', buffer: await fieldLikeJpeg() },
       { name: 'tizon-lab.jpg', mimeType: 'image/jpeg', buffer: fs.readFileSync(LAB) },
     ]);
-    await page.getByRole('button', { name: 'Subir imágenes seleccionadas' }).click();
-    await expect(page.getByTestId('uploaded-list').locator('tbody tr')).toHaveCount(2);
-    await page.getByRole('link', { name: 'Identificar y diagnosticar imágenes' }).click();
-
-    await expect(page).toHaveURL(/\/Predict_rows$/);
-    await page.getByRole('button', { name: 'Iniciar identificación' }).click();
-    await expect(page.getByRole('link', { name: 'Visualizar diagnóstico' })).toBeVisible({
-      timeout: 90_000,
-    });
 
     // /Get_predict: both diagnosed; the caution under the field-like one only
     await page.goto('/Get_predict');

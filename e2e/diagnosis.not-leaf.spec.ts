@@ -6,7 +6,7 @@
 import type { LoadedModelDetails } from '../packages/contracts/src/diagnosis.ts';
 import { NOT_LEAF, NOT_LEAF_HINT } from '../packages/contracts/src/diagnosis.ts';
 import { notLeafJpeg } from '../apps/server/src/testing/not-leaf-photo.ts';
-import { expect, expectAccessible, shot, test } from './fixtures.ts';
+import { expect, expectAccessible, identifyOnServer, shot, test } from './fixtures.ts';
 
 test.describe("a photo that is not a tomato leaf: 'No parece una hoja de tomate'", () => {
   test.describe.configure({ timeout: 180_000 });
@@ -21,29 +21,10 @@ test.describe("a photo that is not a tomato leaf: 'No parece una hoja de tomate'
       "the shipped MobileNet has a learned 'not a tomato leaf' rule (rejection.leaf_threshold)",
     ).toBeDefined();
 
-    // /Custom
-    await page.goto('/Custom');
-    await page.getByLabel('Modelos').selectOption('tomato_leaf_cnn_mobilenet');
-    await page.getByRole('button', { name: 'Enviar configuración' }).click();
-    await page.getByRole('link', { name: 'Subir imágenes' }).click();
-
-    // /upload: the cat as a JPEG
-    await expect(page).toHaveURL(/\/upload$/);
-    await page.getByLabel(/Elige una o varias fotos/).setInputFiles({
-      name: 'gato.jpg',
-      mimeType: 'image/jpeg',
-      buffer: await notLeafJpeg(),
-    });
-    await page.getByRole('button', { name: 'Subir imágenes seleccionadas' }).click();
-    await expect(page.getByTestId('uploaded-list').locator('tbody tr')).toHaveCount(1);
-    await page.getByRole('link', { name: 'Identificar y diagnosticar imágenes' }).click();
-
-    // /Predict_rows
-    await expect(page).toHaveURL(/\/Predict_rows$/);
-    await page.getByRole('button', { name: 'Iniciar identificación' }).click();
-    await expect(page.getByRole('link', { name: 'Visualizar diagnóstico' })).toBeVisible({
-      timeout: 90_000,
-    });
+    // /Custom, /upload (the cat as a JPEG), /Predict_rows
+    await identifyOnServer(page, [
+      { name: 'gato.jpg', mimeType: 'image/jpeg', buffer: await notLeafJpeg() },
+    ]);
 
     // the API row: reason not_leaf
     const rows = await (await page.request.get('/diagrodl/posts/')).json();

@@ -82,6 +82,32 @@ export async function setLanguage(page: Page, lang: 'es' | 'en'): Promise<void> 
   await page.addInitScript((l) => localStorage.setItem('diagrodl.lang', l), lang);
 }
 
+/**
+ * The server's diagnosis flow with the MobileNet: /Custom, upload `files`, identify, wait until
+ * 'Visualizar diagnóstico' appears (the run is done).
+ */
+export async function identifyOnServer(
+  page: Page,
+  files: { name: string; mimeType: string; buffer: Buffer }[],
+): Promise<void> {
+  await page.goto('/Custom');
+  await page.getByLabel('Modelos').selectOption('tomato_leaf_cnn_mobilenet');
+  await page.getByRole('button', { name: 'Enviar configuración' }).click();
+  await page.getByRole('link', { name: 'Subir imágenes' }).click();
+
+  await expect(page).toHaveURL(/\/upload$/);
+  await page.getByLabel(/Elige una o varias fotos/).setInputFiles(files);
+  await page.getByRole('button', { name: 'Subir imágenes seleccionadas' }).click();
+  await expect(page.getByTestId('uploaded-list').locator('tbody tr')).toHaveCount(files.length);
+  await page.getByRole('link', { name: 'Identificar y diagnosticar imágenes' }).click();
+
+  await expect(page).toHaveURL(/\/Predict_rows$/);
+  await page.getByRole('button', { name: 'Iniciar identificación' }).click();
+  await expect(page.getByRole('link', { name: 'Visualizar diagnóstico' })).toBeVisible({
+    timeout: 90_000,
+  });
+}
+
 export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }

@@ -233,6 +233,9 @@ function folderClass(name: string): ClassId | undefined {
   return FOLDER_TO_CLASS[name];
 }
 
+/** The --eval figures' precision: six decimals. */
+const round = (v: number) => Math.round(v * 1e6) / 1e6;
+
 export function evaluate(
   truth: readonly ClassId[],
   results: readonly (Classification | null)[],
@@ -263,7 +266,6 @@ export function evaluate(
     }
   });
   const n = results.length - failed;
-  const round = (v: number) => Math.round(v * 1e6) / 1e6;
   return {
     n,
     unreadable: failed,
@@ -305,7 +307,6 @@ function byPhotoKind(
 ): { by_photo_kind?: Record<'lab_like' | 'field_like', Record<string, number | null>> } {
   const read = results.flatMap((r, i) => (r && r.labLike !== null ? [{ r, t: truth[i] }] : []));
   if (!read.length) return {};
-  const round = (v: number) => Math.round(v * 1e6) / 1e6;
   const figures = (rows: typeof read) => {
     const right = rows.filter(({ r, t }) => r.label === t).length;
     const given = rows.filter(({ r }) => r.accepted);

@@ -292,23 +292,23 @@ export class EnsembleModel implements Classifier {
           probs[i] = (probs[i] as number) + (p[i] as number) / raws.length;
       }
       const recognised = this.members.every((m, i) => m.recognised(raws[i] as RawOutput, n));
-      const leaf = mean(
-        this.members
-          .map((m, i) => m.leafProbability(raws[i] as RawOutput, n))
-          .filter((p): p is number => p !== null),
-      );
-      const labLike = mean(
-        this.members
-          .map((m, i) => m.labLike(raws[i] as RawOutput, n))
-          .filter((p): p is number => p !== null),
-      );
-      const d = {
-        ...decide(probs, this.threshold, recognised, {
-          probability: leaf ?? null,
+      // the mean of one output over the members that have it (null if none has)
+      const membersMean = (pick: (m: OnnxModel, raw: RawOutput) => number | null) =>
+        mean(
+          this.members
+            .map((m, i) => pick(m, raws[i] as RawOutput))
+            .filter((p): p is number => p !== null),
+        ) ?? null;
+      const d = decide(
+        probs,
+        this.threshold,
+        recognised,
+        {
+          probability: membersMean((m, raw) => m.leafProbability(raw, n)),
           threshold: this.leafThreshold,
-        }),
-        labLike: labLike ?? null,
-      };
+        },
+        membersMean((m, raw) => m.labLike(raw, n)),
+      );
       const cam = new Float32Array(camH * camW);
       for (const r of raws) {
         const m = resizeMap(camOf(r, n, d.index), camW, camH);

@@ -54,6 +54,7 @@ export function decide(
   threshold: number,
   recognised = true,
   leaf: LeafEvidence = { probability: null },
+  labLike: number | null = null,
 ): Decision {
   const probs = Array.from(probabilities, Number);
   const order = probs.map((p, i) => [p, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
@@ -77,7 +78,7 @@ export function decide(
     accepted: reason === null,
     reason,
     leafProbability: leaf.probability,
-    labLike: null,
+    labLike,
     threshold,
     index: top[1],
   };
@@ -105,9 +106,11 @@ export function decideOne(
     labLike?: number | null | undefined;
   },
 ): Decision {
-  const d = decide(outputs.probabilities, rule.threshold, recognisedBy(rule, outputs.energy), {
-    probability: outputs.leaf,
-    threshold: rule.leaf_threshold,
-  });
-  return { ...d, labLike: outputs.labLike ?? null };
+  return decide(
+    outputs.probabilities,
+    rule.threshold,
+    recognisedBy(rule, outputs.energy),
+    { probability: outputs.leaf, threshold: rule.leaf_threshold },
+    outputs.labLike ?? null,
+  );
 }
