@@ -6,6 +6,7 @@
     python3 -m diagrodl_ml.cli evaluate --model models/mobilenet.onnx [--update-card]
     python3 -m diagrodl_ml.cli add-lab-gate --model M.onnx --out OUT.onnx   # labgate.py
     python3 -m diagrodl_ml.cli expose-lab-like --model M.onnx   # labgate.py: the gate as output `lab_like`
+    python3 -m diagrodl_ml.cli try-leaf-crop --model M.onnx     # leafcrop.py: a crop centred on the leaf, on validation
     python3 -m diagrodl_ml.cli pack --out ml/.pack             # training photos for a GPU machine (gputrain.py)
     python3 -m diagrodl_ml.cli train-gpu --pack ml/.pack --out DIR --arch resnet50 vgg16 --time-budget-min 7.5
     python3 -m diagrodl_ml.cli finish-gpu --arch resnet50 --weights DIR/resnet50.npz   # gpufinish.py
@@ -27,6 +28,7 @@ from . import data as D
 from .card import data_section
 from .ensemble import attach
 from .labgate import attach_gate, expose_gate
+from .leafcrop import try_leaf_crop
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
 from .quantize import quantize
 from .fieldtrain import record_cpu_figures, reevaluate, rethreshold, run
@@ -130,6 +132,10 @@ def main(argv: list[str] | None = None) -> int:
                                                 "before it existed, in place, and measure its card again")
     pl.add_argument("--model", required=True, type=Path)
     pl.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
+    plc = sub.add_parser("try-leaf-crop", help="try on validation a second look at a crop centred on the leaf (the "
+                                               "graph's heatmap); prints top-1 per configuration, changes nothing")
+    plc.add_argument("--model", required=True, type=Path)
+    plc.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
     pk = sub.add_parser("pack", help="the training photos, compactly, for a GPU machine (gputrain.pack)")
     pk.add_argument("--out", type=Path, default=REPO_ROOT / "ml" / ".pack")
     pk.add_argument("--lab-quality", type=int, default=72)
@@ -184,6 +190,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"file": card["file"], "by_photo_kind": {k: v["by_photo_kind"] for k, v in
                                                                   card["out_of_distribution"]["evaluation"].items()
                                                                   if "by_photo_kind" in v}}, indent=1))
+        return 0
+    if args.cmd == "try-leaf-crop":
+        try_leaf_crop(args.model, args.cache_dir)
         return 0
     if args.cmd == "pack":
         print(json.dumps(pack(args.out, args.lab_quality), indent=1))
