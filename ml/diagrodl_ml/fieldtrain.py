@@ -19,9 +19,10 @@ import torch
 from .calibrate import calibrated, calibration_method, choose_calibration, choose_threshold, ece, nll, softmax
 from .card import build_card, card_path, goals_check, write_card
 from .classes import CLASS_IDS, NUM_CLASSES
+from . import data as D
 from .data import DEFAULT_CACHE_DIR
 from .evaluate import batches_from_u8, calibration_summary, metrics, node_ort_available, ort_outputs
-from .export import add_views, export_onnx, file_digest
+from .export import CalibratedCamModel, add_views, export_onnx, file_digest
 from .models import PRETRAINED_TFLITE, VIEW_COUNTS, count_params, imagenet_mobilenet_v2
 from .preprocess import load_rgb
 from .sources import FIELD_DIR, NEGATIVES_DIR, field_split, negatives_split, write_lists
@@ -206,7 +207,6 @@ def _ort_or_torch(model, onnx_path: Path, x: np.ndarray, use_ort: bool, rules: d
         if use_ort:
             o = ort_outputs(onnx_path, x[s:s + 512], skip=("cam",))
         else:
-            from .export import CalibratedCamModel
             w = CalibratedCamModel(model, rules["temperature"], 1, rules["bias"], rules["leaf_ac"]).eval()
             with torch.no_grad():
                 r = w(torch.from_numpy(x[s:s + 512]))
@@ -431,8 +431,6 @@ def config_from_args(args) -> TransferConfig:
 def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR, tolerance: float = 1e-4) -> tuple[dict, list[str]]:
     """Recomputes the card's test and field/negatives/stress figures on the exported file (onnxruntime-node) and
     returns them with a list of the figures that differ from the card by more than `tolerance`."""
-    from . import data as D
-
     if not node_ort_available():
         raise SystemExit("error: onnxruntime-node is not installed (npm ci at the repository root)")
     items = D.scan()
@@ -576,8 +574,6 @@ def choose_views(model_path: Path, sets: dict[str, np.ndarray], outs: dict, y_la
 def evaluation_sources(card: dict, cache_dir: Path = DEFAULT_CACHE_DIR) -> tuple[TransferConfig, object, dict]:
     """The run's config, the lab data set's decode cache and every non-training set (lab validation and test,
     field validation, negatives validation and held-out), as `rethreshold` and `quantize.recalibrate` use them."""
-    from . import data as D
-
     cfg = TransferConfig(**card["training"]["config"])
     items = D.scan()
     split = D.grouped_stratified_split(items)

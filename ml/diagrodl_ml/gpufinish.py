@@ -8,6 +8,7 @@ a = 1, c = 0) through `quantize.probe_outputs`, so they are the file's own numbe
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
 import time
 from pathlib import Path
@@ -17,18 +18,19 @@ import onnx
 import torch
 
 from .card import build_card, card_path, data_section, write_card
-from .classes import NUM_CLASSES
+from .calibrate import calibrated, ece
+from .classes import CLASS_IDS, NUM_CLASSES
 from .data import DEFAULT_CACHE_DIR, Prepared
 from .evaluate import batches_from_u8, calibration_summary, metrics
 from .export import export_onnx, file_digest as file_digest_of
 from .fieldtrain import (
-    _ort_or_torch, calibration_section, evaluate_export, extra_goals, load_sources, ood_section, rejection_section,
-    rules_from_logits, validation_sets,
+    _ort_or_torch, calibration_section, choose_thresholds, evaluate_export, extra_goals, load_sources, ood_section,
+    rejection_section, rules_from_logits, validation_sets,
 )
 from .gputrain import NOT_LEAF
 from .models import build_model, count_params, torchvision_name
 from .quantize import probe_outputs
-from .transfer import TransferConfig, normalise_u8
+from .transfer import TransferConfig, decide, leaf_score, normalise_u8, sigmoid, wilson
 
 
 def load_weights(arch: str, path: Path) -> torch.nn.Module:
@@ -193,9 +195,6 @@ def _member_outputs(model_path: Path, card: dict, runs_dirs: list[Path], sets: d
     lab test split (`test_x`: float NCHW, preprocessed as the product and the card's evaluation do, without
     rounding): from `finish-gpu`'s saved raw logits when they belong to this file, else from the file
     (onnxruntime-node)."""
-    from .calibrate import calibrated
-    from .transfer import leaf_score, sigmoid
-
     saved = _saved_outputs(card, runs_dirs)
     if saved is not None:
         z = np.load(saved)
@@ -218,13 +217,6 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
     of their leaf probabilities) gets its leaf and confidence thresholds chosen on validation by the MobileNet's
     rules (fieldtrain.choose_thresholds) and its lab test figures measured. The server uses the card only while
     every member file is the one named in it (sha256)."""
-    import datetime as dt
-
-    from .calibrate import ece
-    from .classes import CLASS_IDS
-    from .fieldtrain import choose_thresholds
-    from .transfer import decide, wilson
-
     members = [m for m in ENSEMBLE_MEMBERS if (models_dir / f"{m}.onnx").exists()]
     if len(members) < 2:
         raise SystemExit(f"error: the ensemble needs at least two of {ENSEMBLE_MEMBERS} in {models_dir}")

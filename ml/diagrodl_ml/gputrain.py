@@ -33,11 +33,18 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader
+
+from . import data as D
 from . import fieldaug as FA
 from .augment import leaf_mask
 from .classes import NUM_CLASSES
 from .preprocess import MEAN, STD, load_rgb
-from .transfer import class_weights
+from .models import build_model, count_params
+from .sources import FIELD_DIR, NEGATIVES_DIR, field_split, negatives_split
+from .transfer import class_weights, to224
 
 NOT_LEAF = NUM_CLASSES
 PACK_LAB_SIZE = 176  # the lab photos are 256 px; 176 px WebP keeps the pack within what travels to a GPU machine (64 MiB)
@@ -55,10 +62,6 @@ def _webp(rgb: np.ndarray, quality: int) -> bytes:
 
 def pack(out_dir: Path, lab_quality: int = 72, seed: int = 2029) -> dict:
     """Writes out_dir/pack.bin and out_dir/index.json; returns the index's summary."""
-    from . import data as D
-    from .sources import FIELD_DIR, NEGATIVES_DIR, field_split, negatives_split
-    from .transfer import to224
-
     items = D.scan()
     split = D.grouped_stratified_split(items)
     fs, ns = field_split(), negatives_split()
@@ -108,8 +111,6 @@ def write_pack(out_dir: Path, items: list[tuple[bytes, str, int]], meta: dict) -
 
 # ---------------------------------------------------------------- decoded pack
 def _decode(args: tuple[bytes, str]) -> tuple[np.ndarray, np.ndarray | None]:
-    from .transfer import to224
-
     data, kind = args
     rgb = load_rgb(data)
     if kind == "lab":
@@ -217,8 +218,6 @@ class EpochViews:
         return FA.synthetic_non_leaf(rng), NOT_LEAF, cfg.not_leaf_weight
 
     def __getitem__(self, i: int):
-        import torch
-
         v, y, w = self.view(i)
         if v.shape[0] != FA.SIZE:
             v = np.asarray(Image.fromarray(v).resize((FA.SIZE, FA.SIZE), Image.BILINEAR))
@@ -261,12 +260,6 @@ def save_weights(model, path: Path, min_elements: int = 4096) -> None:
 
 
 def train_gpu(pack_dir: Path, out_dir: Path, cfg: GpuConfig) -> dict:
-    import torch
-    import torch.nn.functional as F
-    from torch.utils.data import DataLoader
-
-    from .models import build_model, count_params
-
     t_start = time.time()
     out_dir.mkdir(parents=True, exist_ok=True)
     cuda = torch.cuda.is_available()
