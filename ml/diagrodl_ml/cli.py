@@ -34,7 +34,7 @@ from .quantize import quantize
 from .fieldtrain import record_cpu_figures, reevaluate, rethreshold, run
 from .finish import finish
 from .gpufinish import ensemble_card, finish_gpu
-from .gputrain import GpuConfig, pack, train_gpu
+from .gputrain import IMAGENET_ARCH, GpuConfig, pack, train_gpu
 from .fixtures import tiny_reference, write_tiny_fixture
 from .models import VIEW_COUNTS
 from .preprocess import preprocess_file
@@ -143,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
                                           "(gputrain.train_gpu); writes <arch>.npz and <arch>.history.json")
     pg.add_argument("--pack", type=Path, default=REPO_ROOT / "ml" / ".pack")
     pg.add_argument("--out", type=Path, required=True)
-    pg.add_argument("--arch", nargs="+", default=["resnet50", "vgg16"])
+    pg.add_argument("--arch", nargs="+", default=["resnet50", "vgg16"],
+                    help=f"resnet50, vgg16 (from scratch), {IMAGENET_ARCH} (every layer, from the pack's ImageNet weights)")
     pg.add_argument("--time-budget-min", type=float, default=0.0, help="> 0: the schedule follows this wall-clock budget")
     pg.add_argument("--epochs", type=int, default=12)
     pg.add_argument("--batch-size", type=int, default=128)
@@ -157,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     pfg = sub.add_parser("finish-gpu", help="calibrate, export, evaluate and write the card of train-gpu weights "
                                             "(gpufinish.py, on this machine)")
     _common(pfg)
-    pfg.add_argument("--arch", required=True, choices=["resnet50", "vgg16"])
+    pfg.add_argument("--arch", required=True, choices=["resnet50", "vgg16", IMAGENET_ARCH])
     pfg.add_argument("--weights", required=True, type=Path, help="<arch>.npz written by train-gpu (its history beside it)")
     pen = sub.add_parser("ensemble-card", help="the ensemble's thresholds chosen on validation and its test figures "
                                                "(models/ensemble.card.json)")

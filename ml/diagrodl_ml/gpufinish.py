@@ -17,7 +17,7 @@ import numpy as np
 import onnx
 import torch
 
-from .card import build_card, card_path, data_section, write_card
+from .card import build_card, card_path, data_section, model_name, write_card
 from .calibrate import calibrated, ece
 from .classes import CLASS_IDS, NUM_CLASSES
 from .data import DEFAULT_CACHE_DIR, Prepared
@@ -27,16 +27,17 @@ from .fieldtrain import (
     _ort_or_torch, calibration_section, choose_thresholds, evaluate_export, extra_goals, load_sources, ood_section,
     rejection_section, rules_from_logits, validation_sets,
 )
-from .gputrain import NOT_LEAF
-from .models import build_model, count_params, torchvision_name
+from .gputrain import BN_PHOTOS, IMAGENET_ARCH, NOT_LEAF
+from .models import build_model, count_params, imagenet_mobilenet_v2, torchvision_name
 from .quantize import probe_outputs
+from .tflite import LICENSE_NOTE
 from .transfer import TransferConfig, decide, leaf_score, normalise_u8, sigmoid, wilson
 
 
 def load_weights(arch: str, path: Path) -> torch.nn.Module:
     """A network of `arch` with 11 outputs and the weights of a `train-gpu` .npz (float16 tensors back to float32)."""
     z = np.load(path)
-    model = build_model(arch, NUM_CLASSES + 1)
+    model = imagenet_mobilenet_v2(NUM_CLASSES + 1, None) if arch == IMAGENET_ARCH else build_model(arch, NUM_CLASSES + 1)
     sd = model.state_dict()
     missing = set(sd) - set(z.files)
     if missing:
@@ -60,7 +61,7 @@ def raw_logits(onnx_path: Path, images: np.ndarray, batch: int = 128) -> np.ndar
 def finish_gpu(arch: str, weights: Path, data: Prepared, models_dir: Path, split_seed: int,
                cache_dir: Path = DEFAULT_CACHE_DIR, out_name: str | None = None) -> dict:
     t0 = time.time()
-    name = out_name or arch
+    name = out_name or model_name(arch)  # mobilenet_v2_imagenet -> mobilenet.onnx, as the server names it
     history_path = weights.with_name(f"{arch}.history.json")
     history = json.loads(history_path.read_text()) if history_path.exists() else {}
     model = load_weights(arch, weights)
@@ -114,7 +115,9 @@ def training_section(arch: str, history: dict, seconds: float) -> dict:
                  f"per-view weights: lab classes (mean/n_c)^0.5, field views x{cfg.get('field_weight')}, not-a-leaf "
                  f"x{cfg.get('not_leaf_weight')}"),
         "augmentation": [
-            "from scratch (no pretrained weights exist here for this architecture)"
+            (f"ImageNet start: {LICENSE_NOTE}, copied into the pack; every BatchNorm unfolded on {BN_PHOTOS} clean lab "
+             "training photos (warmstart.unfold_imagenet_start), then every layer trained"
+             if arch == IMAGENET_ARCH else "from scratch (no pretrained weights exist here for this architecture)")
             + ("; trained on the same batches as the other GPU network of the run" if len(cfg.get("archs", [])) > 1 else ""),
             f"lab photos (training split, packed as {pk.get('lab_size')} px WebP quality {pk.get('lab_quality')}): per epoch "
             f"{cfg.get('lab_plain', 1)} plain lab view(s) and {cfg.get('lab_views', 3) - cfg.get('lab_plain', 1)} field-like view(s) each (fieldaug.field_like: the segmented leaf on a crop of a real "
@@ -170,6 +173,10 @@ def make_card(arch, model, info, onnx_path, data, split_seed, src, rules, rule_n
     card["outputs"]["leaf"] = {"shape": ["N"], "description": "calibrated probability that the photo shows a tomato leaf"}
     card["outputs"]["energy"] = {"shape": ["N"], "description": "logsumexp(disease logits / T), no class bias"}
     card["goals"].update(extra_goals(ev["report"]))
+    if arch == IMAGENET_ARCH:
+        card["pretrained"] = {"weights": LICENSE_NOTE, "license": "Apache-2.0"}
+        card["notes"].append(f"pretrained weights: {LICENSE_NOTE}; Apache-2.0 licence text in "
+                             "models/LICENSE-mobilenet_v2_imagenet.txt")
     return card
 
 

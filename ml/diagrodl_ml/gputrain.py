@@ -21,10 +21,12 @@ Two commands:
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import math
 import os
+import shutil
 import time
 from dataclasses import asdict, dataclass, field
 from multiprocessing import Pool
@@ -41,15 +43,19 @@ from . import data as D
 from . import fieldaug as FA
 from .augment import leaf_mask
 from .classes import NUM_CLASSES
-from .preprocess import MEAN, STD, load_rgb
-from .models import build_model, count_params
+from .preprocess import MEAN, STD, center_square, load_rgb
+from .models import PRETRAINED_TFLITE, build_model, count_params, imagenet_mobilenet_v2
 from .sources import FIELD_DIR, NEGATIVES_DIR, field_split, negatives_split
 from .transfer import class_weights, to224
+from .warmstart import unfold_imagenet_start
 
 NOT_LEAF = NUM_CLASSES
 PACK_LAB_SIZE = 176  # the lab photos are 256 px; 176 px WebP keeps the pack within what travels to a GPU machine (64 MiB)
 PACK_IMAGENETTE = 1000  # Imagenette training negatives packed (of 2,746): their 224 px photos are large
 PACK_TINY = 5000  # Tiny ImageNet training negatives packed (of 7,070)
+IMAGENET_ARCH = "mobilenet_v2_imagenet"  # the one `--arch` started from ImageNet weights, every layer trained
+PACK_PRETRAINED = "pretrained.tflite"  # the converted start's TFLite file, copied into the pack by `pack`
+BN_PHOTOS, BN_SEED = 512, 2030  # clean lab photos whose statistics unfold the start's folded BatchNorms
 SIZES = ((0.5, 160), (0.8, 192), (1.01, 224))  # (share of the run up to which, image side)
 
 
@@ -82,8 +88,17 @@ def pack(out_dir: Path, lab_quality: int = 72, seed: int = 2029) -> dict:
         items_out.append(((NEGATIVES_DIR / p.rel_path).read_bytes(), "negative", NOT_LEAF))
     for p in nette:
         items_out.append((_webp(to224(load_rgb(NEGATIVES_DIR / p.rel_path)), 75), "negative", NOT_LEAF))
+    pretrained = {}
+    if PRETRAINED_TFLITE.is_file():  # for --arch mobilenet_v2_imagenet on a machine without ../shared
+        out_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(PRETRAINED_TFLITE, out_dir / PACK_PRETRAINED)
+        for extra in ("LICENSE", "README.md"):
+            if (PRETRAINED_TFLITE.parent / extra).is_file():
+                shutil.copyfile(PRETRAINED_TFLITE.parent / extra, out_dir / f"pretrained-{extra}")
+        pretrained = {"pretrained": {"file": PACK_PRETRAINED, "from": PRETRAINED_TFLITE.name,
+                                     "sha256": hashlib.sha256(PRETRAINED_TFLITE.read_bytes()).hexdigest()}}
     return write_pack(out_dir, items_out, {
-        "lab_size": PACK_LAB_SIZE, "lab_quality": lab_quality,
+        **pretrained, "lab_size": PACK_LAB_SIZE, "lab_quality": lab_quality,
         "split_sha256": {"train": D.split_hash([it.rel_path for it in split["train"]])},
         "negatives": {"tiny_imagenet": len(tiny), "tiny_imagenet_of": n_tiny, "imagenette": len(nette),
                       "imagenette_of": len(ns["train"]) - n_tiny, "sample_seed": seed}})
@@ -152,8 +167,9 @@ class GpuConfig:
     time_budget_min: float = 0.0  # > 0: the schedule follows the share of this wall-clock budget
     epochs: int = 12  # used when time_budget_min is 0
     batch_size: int = 128
-    lr: dict = field(default_factory=lambda: {"resnet50": 0.1, "vgg16": 0.04, "tiny_cnn": 0.05})
-    weight_decay: dict = field(default_factory=lambda: {"resnet50": 5e-5, "vgg16": 5e-4, "tiny_cnn": 5e-5})
+    lr: dict = field(default_factory=lambda: {"resnet50": 0.1, "vgg16": 0.04, "tiny_cnn": 0.05, IMAGENET_ARCH: 0.01})
+    weight_decay: dict = field(default_factory=lambda: {"resnet50": 5e-5, "vgg16": 5e-4, "tiny_cnn": 5e-5,
+                                                        IMAGENET_ARCH: 4e-5})
     warmup: float = 0.06  # share of the run
     label_smoothing: float = 0.05
     lab_views: int = 3  # views per lab photo and epoch: lab_plain plain lab views, the rest field-like
@@ -259,6 +275,22 @@ def save_weights(model, path: Path, min_elements: int = 4096) -> None:
     tmp.replace(path)
 
 
+def start_model(arch: str, pack_dir: Path, dec: Decoded, side: int) -> torch.nn.Module:
+    """The network `arch` with 11 outputs before training: from random weights, or for IMAGENET_ARCH from the pack's
+    ImageNet weights with every BatchNorm unfolded on BN_PHOTOS clean lab photos (warmstart.unfold_imagenet_start:
+    the same function, now trainable with batch statistics)."""
+    if arch != IMAGENET_ARCH:
+        return build_model(arch, NUM_CLASSES + 1)
+    tflite = pack_dir / PACK_PRETRAINED
+    if not tflite.is_file():
+        raise SystemExit(f"error: {tflite} is missing: `pack` copies the ImageNet weights when "
+                         f"{PRETRAINED_TFLITE} exists on the machine that packs")
+    m = imagenet_mobilenet_v2(NUM_CLASSES + 1, tflite)
+    photos = np.stack([center_square(x) for x in dec.lab])
+    unfold_imagenet_start(m, photos, np.arange(len(photos)), side, BN_SEED, BN_PHOTOS)
+    return m
+
+
 def train_gpu(pack_dir: Path, out_dir: Path, cfg: GpuConfig) -> dict:
     t_start = time.time()
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -276,7 +308,7 @@ def train_gpu(pack_dir: Path, out_dir: Path, cfg: GpuConfig) -> dict:
           f"{workers} workers; device {torch.cuda.get_device_name() if cuda else 'cpu'}", flush=True)
     models = {}
     for arch in cfg.archs:
-        m = build_model(arch, NUM_CLASSES + 1)
+        m = start_model(arch, pack_dir, dec, cfg.max_side)
         for mod in m.modules():  # each residual branch starts as the identity (Goyal et al. 2017)
             if type(mod).__name__ == "Bottleneck":
                 torch.nn.init.zeros_(mod.bn3.weight)

@@ -1,5 +1,7 @@
 """ResNet50 / VGG16 on a GPU machine (gputrain.py) and their finishing here (gpufinish.py): the pack, one epoch of
-train-gpu on the CPU with a tiny network, the weights read back, and the raw logits read from the exported file."""
+train-gpu on the CPU with a tiny network, the weights read back, and the raw logits read from the exported file;
+the MobileNetV2 from the ImageNet start (`--arch mobilenet_v2_imagenet`): its start computes the converted network's
+function, one epoch on the CPU, its weights read back."""
 from __future__ import annotations
 
 import json
@@ -16,7 +18,11 @@ from diagrodl_ml.evaluate import node_ort_available
 from diagrodl_ml.export import export_onnx
 from diagrodl_ml.fixtures import make_synthetic_dataset
 from diagrodl_ml.gpufinish import load_weights, raw_logits
-from diagrodl_ml.gputrain import NOT_LEAF, EpochViews, GpuConfig, _webp, decode_pack, train_gpu, write_pack
+from diagrodl_ml.gputrain import (
+    IMAGENET_ARCH, NOT_LEAF, PACK_PRETRAINED, EpochViews, GpuConfig, _webp, decode_pack, start_model, train_gpu, write_pack,
+)
+from diagrodl_ml.models import PRETRAINED_TFLITE, imagenet_mobilenet_v2
+from diagrodl_ml.predict import eval_tensor
 from diagrodl_ml.models import build_model
 from diagrodl_ml.preprocess import load_rgb
 
@@ -66,6 +72,33 @@ class GpuTrainTest(unittest.TestCase):
         for k, v in model.state_dict().items():
             np.testing.assert_array_equal(v.numpy(), z[k].astype(v.numpy().dtype))
         self.assertEqual(model.fc.out_features, NUM_CLASSES + 1)
+
+    def test_the_imagenet_start_needs_its_weights_in_the_pack(self) -> None:
+        dec, _ = decode_pack(self.tmp / "pack", workers=1)
+        with self.assertRaises(SystemExit) as e:
+            start_model(IMAGENET_ARCH, self.tmp / "pack", dec, 32)
+        self.assertIn(PACK_PRETRAINED, str(e.exception))
+
+    @unittest.skipUnless(PRETRAINED_TFLITE.is_file(), "the ImageNet weights are not here")
+    def test_imagenet_start_unfolded_then_one_epoch_and_its_weights_load_back(self) -> None:
+        shutil.copyfile(PRETRAINED_TFLITE, self.tmp / "pack" / PACK_PRETRAINED)
+        dec, _ = decode_pack(self.tmp / "pack", workers=1)
+        start = start_model(IMAGENET_ARCH, self.tmp / "pack", dec, 64).eval()
+        self.assertEqual(start.fc.out_features, NUM_CLASSES + 1)
+        folded = imagenet_mobilenet_v2(NUM_CLASSES + 1, self.tmp / "pack" / PACK_PRETRAINED).eval()
+        folded.load_state_dict({k: v for k, v in start.state_dict().items() if k.startswith("fc.")}, strict=False)
+        x = eval_tensor(np.stack(dec.lab[:4]), 64)
+        with torch.no_grad():  # unfolding changes how the network trains, not what it computes
+            np.testing.assert_allclose(start(x).numpy(), folded(x).numpy(), atol=1e-3)
+        cfg = GpuConfig(archs=[IMAGENET_ARCH], epochs=1, batch_size=8, workers=1, max_side=32, synthetic=2,
+                        background=1, field_views=1)
+        summary = train_gpu(self.tmp / "pack", self.tmp / "out", cfg)
+        self.assertGreater(summary["steps"], 0)
+        model = load_weights(IMAGENET_ARCH, self.tmp / "out" / f"{IMAGENET_ARCH}.npz")
+        z = np.load(self.tmp / "out" / f"{IMAGENET_ARCH}.npz")
+        for k, v in model.state_dict().items():
+            np.testing.assert_array_equal(v.numpy(), z[k].astype(v.numpy().dtype))
+        self.assertFalse(np.allclose(model.fc.weight.detach().numpy(), start.fc.weight.detach().numpy()), "it trained")
 
     @unittest.skipUnless(node_ort_available(), "onnxruntime-node is not installed (npm ci)")
     def test_raw_logits_of_the_exported_file_are_the_network_s(self) -> None:
