@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { FIELD_PHOTO_CAUTION } from '../packages/contracts/src/diagnosis.ts';
-import { fieldLikeJpeg } from '../apps/server/src/testing/field-photo.ts';
+import { fieldLikeJpeg } from '../apps/server/src/testing/photos.ts';
 import { expect, expectAccessible, identifyOnServer, setLanguage, shot, test } from './fixtures.ts';
 
 const LAB = path.join(import.meta.dirname, 'assets', 'late_blight_leaf.jpg');

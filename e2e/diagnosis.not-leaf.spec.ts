@@ -5,7 +5,7 @@
 // otherwise. The server uses MODELS_DIR when set.
 import type { LoadedModelDetails } from '../packages/contracts/src/diagnosis.ts';
 import { NOT_LEAF, NOT_LEAF_HINT } from '../packages/contracts/src/diagnosis.ts';
-import { notLeafJpeg } from '../apps/server/src/testing/not-leaf-photo.ts';
+import { notLeafJpeg } from '../apps/server/src/testing/photos.ts';
 import { expect, expectAccessible, identifyOnServer, shot, test } from './fixtures.ts';
 
 test.describe("a photo that is not a tomato leaf: 'No parece una hoja de tomate'", () => {

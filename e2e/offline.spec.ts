@@ -7,8 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { FIELD_PHOTO_CAUTION } from '../packages/contracts/src/diagnosis.ts';
-import { fieldLikeJpeg } from '../apps/server/src/testing/field-photo.ts';
-import { notLeafJpeg } from '../apps/server/src/testing/not-leaf-photo.ts';
+import { fieldLikeJpeg, notLeafJpeg } from '../apps/server/src/testing/photos.ts';
 import { preprocessImage } from '../apps/server/src/inference/preprocess.ts';
 import { expect, expectAccessible, shot, test } from './fixtures.ts';
 

@@ -24,7 +24,7 @@ import {
   startShippedModelServer,
   uploadForm,
 } from '../../testing/diagnosis.ts';
-import { FIELD_LIKE_JPEG, fieldLikeJpeg } from '../../testing/field-photo.ts';
+import { FIELD_LIKE_JPEG, fieldLikeJpeg } from '../../testing/photos.ts';
 import { repoRoot } from '../../config.ts';
 
 const LAB_JPEG = path.join(repoRoot, 'e2e', 'assets', 'late_blight_leaf.jpg');

@@ -22,7 +22,7 @@ import {
   startShippedModelServer,
   uploadForm,
 } from '../../testing/diagnosis.ts';
-import { NOT_LEAF_JPEG, notLeafJpeg } from '../../testing/not-leaf-photo.ts';
+import { NOT_LEAF_JPEG, notLeafJpeg } from '../../testing/photos.ts';
 
 describe("a photo that is not a tomato leaf, on the shipped model: 'No parece una hoja de tomate'", () => {
   let server: TestServer;

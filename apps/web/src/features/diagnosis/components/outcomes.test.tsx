@@ -73,6 +73,14 @@ function renderIn(ui: React.ReactNode) {
 
 afterEach(() => vi.restoreAllMocks());
 
+/** The results screen in Spanish, with `rows` from the server and their diagnosis shown. */
+async function showResults(rows: Awaited<ReturnType<typeof diagnosisApi.rows>>) {
+  await i18n.changeLanguage('es');
+  vi.spyOn(diagnosisApi, 'rows').mockResolvedValue(rows);
+  renderIn(<ResultsPage />);
+  await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
+}
+
 describe('the three outcomes of a photo', () => {
   it('the web strings are the specification messages of the contracts, in both languages', () => {
     for (const lang of ['es', 'en'] as const) {
@@ -149,23 +157,14 @@ describe('the three outcomes of a photo', () => {
   });
 
   it('the results summary counts the photos that are not a tomato leaf apart', async () => {
-    await i18n.changeLanguage('es');
-    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([DIAGNOSIS, NOT_A_LEAF, UNSURE]);
-    renderIn(<ResultsPage />);
-    await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
+    await showResults([DIAGNOSIS, NOT_A_LEAF, UNSURE]);
     expect(await screen.findByTestId('results-summary')).toHaveTextContent(
       '1 diagnóstico, 1 foto que no parece una hoja de tomate y 1 imagen no reconocida con confianza.',
     );
   });
 
   it('the results summary counts in the singular and the plural, in both languages', async () => {
-    await i18n.changeLanguage('es');
-    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([
-      DIAGNOSIS,
-      { ...DIAGNOSIS, id: DIAGNOSIS.id + 100 },
-    ]);
-    renderIn(<ResultsPage />);
-    await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
+    await showResults([DIAGNOSIS, { ...DIAGNOSIS, id: DIAGNOSIS.id + 100 }]);
     expect(await screen.findByTestId('results-summary')).toHaveTextContent(
       '2 diagnósticos y 0 imágenes no reconocidas con confianza.',
     );
@@ -176,10 +175,7 @@ describe('the three outcomes of a photo', () => {
   });
 
   it('the results summary says how many diagnoses carry the field-photo caution', async () => {
-    await i18n.changeLanguage('es');
-    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([DIAGNOSIS, FIELD]);
-    renderIn(<ResultsPage />);
-    await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
+    await showResults([DIAGNOSIS, FIELD]);
     expect(await screen.findByTestId('results-field-photos')).toHaveTextContent(
       '1 diagnóstico lleva el aviso de foto de campo: compárelo con las otras posibilidades.',
     );
@@ -193,10 +189,7 @@ describe('the three outcomes of a photo', () => {
   });
 
   it('no field-photo line without a field-like diagnosis', async () => {
-    await i18n.changeLanguage('es');
-    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([DIAGNOSIS]);
-    renderIn(<ResultsPage />);
-    await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
+    await showResults([DIAGNOSIS]);
     await screen.findByTestId('results-summary');
     expect(screen.queryByTestId('results-field-photos')).toBeNull();
   });

@@ -1,0 +1,18 @@
+/**
+ * Committed photos for the diagnosis tests (each folder's README.md under fixtures/ says where it
+ * comes from): a photo that is not a tomato leaf (the cat of the MobileNetV2 sample images) and a
+ * field-like photo of a tomato leaf (a lab photo of late blight on a procedural background).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const fixture = (...parts: string[]) => path.join(import.meta.dirname, 'fixtures', ...parts);
+
+export const NOT_LEAF_JPEG = fixture('not-leaf', 'gato.jpg');
+export const FIELD_LIKE_JPEG = fixture('field-like', 'tizon-campo.jpg');
+
+/** The cat photo as JPEG bytes. */
+export const notLeafJpeg = (): Promise<Buffer> => fs.promises.readFile(NOT_LEAF_JPEG);
+
+/** The field-like photo as JPEG bytes. */
+export const fieldLikeJpeg = (): Promise<Buffer> => fs.promises.readFile(FIELD_LIKE_JPEG);
