@@ -286,8 +286,9 @@ def start_model(arch: str, pack_dir: Path, dec: Decoded, side: int) -> torch.nn.
         raise SystemExit(f"error: {tflite} is missing: `pack` copies the ImageNet weights when "
                          f"{PRETRAINED_TFLITE} exists on the machine that packs")
     m = imagenet_mobilenet_v2(NUM_CLASSES + 1, tflite)
-    photos = np.stack([center_square(x) for x in dec.lab])
-    unfold_imagenet_start(m, photos, np.arange(len(photos)), side, BN_SEED, BN_PHOTOS)
+    pick = np.random.default_rng(BN_SEED).choice(len(dec.lab), min(BN_PHOTOS, len(dec.lab)), replace=False)
+    photos = np.stack([center_square(dec.lab[i]) for i in np.sort(pick)])  # only these: not the whole split in memory
+    unfold_imagenet_start(m, photos, np.arange(len(photos)), side, BN_SEED, len(photos))
     return m
 
 
