@@ -80,7 +80,7 @@ def _load(path: Path) -> FeatureSet:
     return FeatureSet(z["maps"], z["labels"], z["weights"], z["tags"])
 
 
-def build_feature_sets(cfg: TransferConfig, model, cache, src: dict, cache_dir: Path) -> tuple[FeatureSet, dict[str, FeatureSet], TrunkRunner]:
+def build_feature_sets(cfg: TransferConfig, model, cache, src: dict, cache_dir: Path) -> tuple[list[FeatureSet], dict[str, FeatureSet], TrunkRunner]:
     work = Path(tempfile.mkdtemp(prefix="diagrodl-trunk-"))
     runner = TrunkRunner(TrunkU8(model.features, cfg.cut), work, use_ort=node_ort_available())
     d = cache_dir / "transfer" / _cache_key(cfg, src)
@@ -99,8 +99,13 @@ def build_feature_sets(cfg: TransferConfig, model, cache, src: dict, cache_dir: 
         return fs
 
     lab_tr = src["lab_train"]
-    train = cached("train", lambda: training_views(
-        cfg, runner, (cache.images[lab_tr], cache.masks[lab_tr], cache.labels[lab_tr]), src["field_train"], src["neg_train"], rng))
+    lab = (cache.images[lab_tr], cache.masks[lab_tr], cache.labels[lab_tr])
+    # set 1 is drawn by the generator seeded with cfg.seed (the single set of every run before view_sets existed);
+    # set k > 1 by its own seed, so adding sets leaves the earlier ones as they were
+    trains = [cached("train", lambda: training_views(cfg, runner, lab, src["field_train"], src["neg_train"], rng))]
+    for k in range(2, cfg.view_sets + 1):
+        krng = np.random.default_rng([cfg.seed, k])
+        trains.append(cached(f"train_{k}", lambda: training_views(cfg, runner, lab, src["field_train"], src["neg_train"], krng)))
     lab_val = src["lab_val"]
     vrng = np.random.default_rng(cfg.seed + 1)
 
@@ -119,7 +124,7 @@ def build_feature_sets(cfg: TransferConfig, model, cache, src: dict, cache_dir: 
         "negatives": cached("val_negatives", lambda: plain_set(runner, src["neg_val"], [NOT_LEAF] * len(src["neg_val"]), "negative")),
         "synthetic": cached("val_synthetic", synthetic_val),
     }
-    return train, val, runner
+    return trains, val, runner
 
 
 # ---------------------------------------------------------------- step 4: calibration and rules (validation only)
@@ -268,12 +273,13 @@ def run(cfg: TransferConfig, cache, idx, models_dir: Path, data_section: dict, c
     src = load_sources(cfg, cache, idx)
     src["max_neg"] = cfg.max_neg
     model = imagenet_mobilenet_v2(pretrained=pretrained)
-    train_fs, val, _ = build_feature_sets(cfg, model, cache, src, cache_dir)
+    trains, val, _ = build_feature_sets(cfg, model, cache, src, cache_dir)
     t_views = time.time() - t_start
-    print(f"training the tail on {len(train_fs.labels)} views: " + json.dumps(
-        {str(k): int(v) for k, v in zip(*np.unique(train_fs.tags, return_counts=True))}), flush=True)
+    all_tags = np.concatenate([fs.tags for fs in trains])
+    view_counts = {str(k): int(v) for k, v in zip(*np.unique(all_tags, return_counts=True))}
+    print(f"training the tail on {len(all_tags)} views in {len(trains)} set(s): " + json.dumps(view_counts), flush=True)
     t0 = time.time()
-    history, selection = train_tail(model, cfg, train_fs, val)
+    history, selection = train_tail(model, cfg, trains, val)
     t_train = time.time() - t0
     rules, rule_notes = choose_rules(model, cfg, val)
     onnx_path = models_dir / f"{out_name}.onnx"
@@ -282,8 +288,7 @@ def run(cfg: TransferConfig, cache, idx, models_dir: Path, data_section: dict, c
     print(f"exported {onnx_path} ({info['size_bytes'] / 1e6:.1f} MB)", flush=True)
     ev = evaluate_export(model, onnx_path, cache, src, rules)
     card = make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes, ev, history, selection,
-                     t_views, t_train, time.time() - t_start, len(train_fs.labels),
-                     {str(k): int(v) for k, v in zip(*np.unique(train_fs.tags, return_counts=True))})
+                     t_views, t_train, time.time() - t_start, len(all_tags), view_counts)
     write_card(card, card_path(onnx_path))
     print(f"wrote {card_path(onnx_path)}", flush=True)
     if cfg.max_views > 1:  # the symmetric views, then the thresholds again, on the whole lab data set's cache
@@ -329,7 +334,7 @@ def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes,
         "device": f"CPU, {cfg.threads} threads (PyTorch {torch.__version__}; trunk maps by onnxruntime-node)",
         "time_seconds": round(t_total, 1),
         "history": [{k: v for k, v in h.items() if isinstance(v, (int, float))} for h in history],
-        "views": {"count": n_views, "by_kind": view_counts, "seconds": round(t_views, 1), "tail_training_seconds": round(t_train, 1)},
+        "views": {"count": n_views, "sets": cfg.view_sets, "by_kind": view_counts, "seconds": round(t_views, 1), "tail_training_seconds": round(t_train, 1)},
         "selection": selection,
         "config": asdict(cfg),
     }

@@ -53,6 +53,7 @@ class TransferConfig:
     synthetic: int = 2000  # procedural non-leaf images
     background: int = 1000  # background-only crops of lab photos
     epochs: int = 5
+    view_sets: int = 1  # training view sets drawn (each by its own seed); epoch e trains on set e mod view_sets
     batch_size: int = 64
     lr: float = 3e-4  # 1e-3 was used with cut 14; with blocks 10-17 trained it lost on validation (ml/README.md)
     weight_decay: float = 1e-4
@@ -306,16 +307,16 @@ def selection_score(s: dict[str, float]) -> float:
         - s.get("lab_not_leaf", 0) - s.get("field_not_leaf", 0)
 
 
-def train_tail(model, cfg: TransferConfig, train: FeatureSet, val: dict[str, FeatureSet]) -> tuple[list[dict], dict]:
+def train_tail(model, cfg: TransferConfig, trains: list[FeatureSet], val: dict[str, FeatureSet]) -> tuple[list[dict], dict]:
+    """Epoch e trains on trains[e % len(trains)]: with one set every epoch sees the same views, with several the
+    views are fresh until the sets come round again."""
     torch.manual_seed(cfg.seed)
     cut = cfg.cut
     for p in model.features[: cut + 1].parameters():
         p.requires_grad_(False)
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
-    n = len(train.labels)
-    steps_per_epoch = math.ceil(n / cfg.batch_size)
-    total = steps_per_epoch * cfg.epochs
+    total = sum(math.ceil(len(trains[e % len(trains)].labels) / cfg.batch_size) for e in range(cfg.epochs))
     warm = max(1, int(0.05 * total))
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: (s + 1) / warm if s < warm else 0.5 * (1 + math.cos(math.pi * (s - warm) / max(1, total - warm))))
@@ -323,9 +324,11 @@ def train_tail(model, cfg: TransferConfig, train: FeatureSet, val: dict[str, Fea
     history: list[dict] = []
     best: tuple[float, dict | None, int] = (-1e9, None, 0)
     tail = Tail(model)
-    labels = torch.from_numpy(train.labels)
-    weights = torch.from_numpy(train.weights)
     for epoch in range(cfg.epochs):
+        train = trains[epoch % len(trains)]
+        n = len(train.labels)
+        labels = torch.from_numpy(train.labels)
+        weights = torch.from_numpy(train.weights)
         model.train()
         freeze_batchnorm(model)
         t0 = time.time()
@@ -348,7 +351,7 @@ def train_tail(model, cfg: TransferConfig, train: FeatureSet, val: dict[str, Fea
                 print(f"\r  epoch {epoch + 1}/{cfg.epochs} {seen}/{n} loss {tot_loss / seen:.4f} ({time.time() - t0:.0f}s)",
                       end="", flush=True)
         summary = val_summary(model, cut, val)
-        rec = {"epoch": epoch + 1, "train_loss": round(tot_loss / seen, 5), "train_acc": round(tot_ok / seen, 5),
+        rec = {"epoch": epoch + 1, "view_set": epoch % len(trains) + 1, "train_loss": round(tot_loss / seen, 5), "train_acc": round(tot_ok / seen, 5),
                "seconds": round(time.time() - t0, 1), **{k: round(v, 4) for k, v in summary.items()}}
         history.append(rec)
         print("\n ", json.dumps(rec), flush=True)

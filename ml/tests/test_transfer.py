@@ -211,13 +211,18 @@ class TinyTransferRunTest(unittest.TestCase):
             sub = [it for v in keep.values() for it in v]
             cache = D.build_cache(sub, cache_dir=tmp / "cache")
             idx = {k: cache.indices(v) for k, v in keep.items()}
-            cfg = TransferConfig(lab_views=2, field_views=1, synthetic=8, background=4, epochs=1, batch_size=16, max_neg=20,
-                                 max_views=1)  # (choosing views re-reads the whole lab data set: AddViewsTest covers the graph)
+            cfg = TransferConfig(lab_views=2, field_views=1, synthetic=8, background=4, epochs=3, view_sets=2, batch_size=16,
+                                 max_neg=20, max_views=1)  # (choosing views re-reads the whole lab data set: AddViewsTest covers the graph)
             card = run(cfg, cache, idx, tmp / "models", {"source": "test", "license": "test", "n_images": len(sub), "split": {}},
                        cache_dir=tmp / "cache", out_name="tiny", pretrained=None)
             self.assertTrue((tmp / "models" / "tiny.onnx").exists())
             self.assertIn("leaf_threshold", card["rejection"])
             self.assertIn("field_val", card["out_of_distribution"]["evaluation"])
+            # two view sets, each drawn once and cached: epochs 1 and 3 train on the first, epoch 2 on the second
+            self.assertEqual([h["view_set"] for h in card["training"]["history"]], [1, 2, 1])
+            sets = sorted(p.name for p in (tmp / "cache" / "transfer").glob("*/train*.npz"))
+            self.assertEqual(sets, ["train.npz", "train_2.npz"])
+            self.assertEqual(card["training"]["views"]["sets"], 2)
             import onnx
 
             names = [o.name for o in onnx.load(str(tmp / "models" / "tiny.onnx")).graph.output]
