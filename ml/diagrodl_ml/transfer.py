@@ -52,8 +52,8 @@ class TransferConfig:
     field_views: int = 20  # per field training photo
     synthetic: int = 2000  # procedural non-leaf images
     background: int = 1000  # background-only crops of lab photos
-    epochs: int = 5
-    view_sets: int = 1  # training view sets drawn (each by its own seed); epoch e trains on set e mod view_sets
+    epochs: int = 8  # 5 with one view set until 2026-11-25 (sixth session; ml/README.md)
+    view_sets: int = 4  # training view sets drawn (each by its own seed); epoch e trains on set e mod view_sets; 1 until 2026-11-25
     batch_size: int = 64
     lr: float = 3e-4  # 1e-3 was used with cut 14; with blocks 10-17 trained it lost on validation (ml/README.md)
     weight_decay: float = 1e-4
