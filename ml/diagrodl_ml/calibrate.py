@@ -139,9 +139,24 @@ def energy(logits: np.ndarray, temperature: float) -> np.ndarray:
     return m + np.log(np.exp(z - m[:, None]).sum(axis=1))
 
 
-def accepted(probs: np.ndarray, rejection: dict, energies: np.ndarray | None = None) -> np.ndarray:
-    """Which answers stand: top probability at the threshold or above, and energy at its floor or above (if any)."""
-    ok = probs.max(axis=1) >= rejection["threshold"]
+LAB_LIKE_CUT = 0.5  # a `lab_like` output below it: a field-like photo (packages/contracts/src/diagnosis.ts LAB_LIKE_CUT)
+
+
+def thresholds_for(rejection: dict, n: int, lab_like: np.ndarray | None = None) -> np.ndarray:
+    """The confidence threshold of each of n photos: the rule's `field_threshold` for field-like photos (`lab_like`
+    below LAB_LIKE_CUT) when the rule has one, else its `threshold` (packages/contracts thresholdFor)."""
+    t = np.full(n, float(rejection["threshold"]))
+    ft = rejection.get("field_threshold")
+    if ft is not None and lab_like is not None:
+        t[np.asarray(lab_like).reshape(-1) < LAB_LIKE_CUT] = float(ft)
+    return t
+
+
+def accepted(probs: np.ndarray, rejection: dict, energies: np.ndarray | None = None,
+             lab_like: np.ndarray | None = None) -> np.ndarray:
+    """Which answers stand: top probability at the photo's threshold (thresholds_for) or above, and energy at its
+    floor or above (if any)."""
+    ok = probs.max(axis=1) >= thresholds_for(rejection, len(probs), lab_like)
     floor = rejection.get("energy_threshold")
     if floor is not None and energies is not None:
         ok &= energies >= floor

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .calibrate import calibrated, calibration_method, choose_calibration, choose_threshold, ece, nll, softmax
+from .calibrate import accepted, calibrated, calibration_method, choose_calibration, choose_threshold, ece, nll, softmax
 from .card import build_card, card_path, goals_check, write_card
 from .classes import CLASS_IDS, NUM_CLASSES
 from . import data as D
@@ -132,13 +132,17 @@ MAX_LAB_WITHHELD = 0.10  # the field goal may cost at most this share of right l
 
 
 def choose_thresholds(p_lab: np.ndarray, y_lab: np.ndarray, p_field: np.ndarray, y_field: np.ndarray,
-                      leaf: dict[str, np.ndarray]) -> tuple[dict, dict, list[str]]:
-    """The leaf threshold and the confidence threshold, from validation probabilities only.
+                      leaf: dict[str, np.ndarray], lab_like: dict[str, np.ndarray] | None = None) -> tuple[dict, dict, list[str]]:
+    """The leaf threshold and the confidence threshold(s), from validation outputs only.
 
     Leaf: choose_leaf_threshold. Confidence: the 2nd percentile of the top probability of right lab validation
     answers (calibrate.choose_threshold), raised to the lowest value at which field validation photos given a
     diagnosis are right at least FIELD_ACCEPTED_GOAL of the time, if one exists that withholds at most
     MAX_LAB_WITHHELD of the right lab validation answers; otherwise the lab rule stands and a note says so.
+
+    With `lab_like` (the graph's `lab_like` output of the `lab` and `field` validation photos), only the threshold of
+    field-like photos (lab_like below LAB_LIKE_CUT) is raised: it becomes the rule's `field_threshold`, and
+    `threshold`, the lab rule, stays for lab-like photos, so the field goal no longer costs right lab answers.
     """
     leaf_rule = choose_leaf_threshold(leaf["lab"], leaf["field"], np.concatenate([leaf["negatives"], leaf["synthetic"]]))
     rule = choose_threshold(p_lab, y_lab)
@@ -146,33 +150,53 @@ def choose_thresholds(p_lab: np.ndarray, y_lab: np.ndarray, p_field: np.ndarray,
     field_ok = leaf["field"] >= leaf_rule["leaf_threshold"]
     right_f = p_field.argmax(1) == y_field
     ok = p_lab.argmax(1) == y_lab
+    split = lab_like is not None
+
+    def candidate(c: float) -> dict:
+        return {"threshold": base_t, "field_threshold": c} if split else {"threshold": c}
+
+    def given(r: dict, probs: np.ndarray, kind: str) -> np.ndarray:
+        return accepted(probs, r, lab_like=lab_like[kind] if split else None)
+
     notes: list[str] = []
     chosen = None
     for cand in np.round(np.arange(base_t, 0.9501, 0.005), 3):
-        withheld = float((ok & (p_lab.max(1) < cand)).sum() / max(1, ok.sum()))
+        r = candidate(float(cand))
+        withheld = float((ok & ~given(r, p_lab, "lab")).sum() / max(1, ok.sum()))
         if withheld > MAX_LAB_WITHHELD:
             break
-        acc = field_ok & (p_field.max(1) >= cand)
+        acc = field_ok & given(r, p_field, "field")
         if acc.any() and right_f[acc].mean() >= FIELD_ACCEPTED_GOAL:
             chosen = float(cand)
             break
+    what = "the threshold of field-like photos (lab_like below 0.5)" if split else "confidence threshold"
     if chosen is None:
         acc = field_ok & (p_field.max(1) >= base_t)
-        notes.append(f"confidence threshold {base_t} (2nd percentile of right lab validation answers): no threshold that "
-                     f"withholds at most {MAX_LAB_WITHHELD:.0%} of right lab validation answers makes field validation "
-                     f"photos given a diagnosis right {FIELD_ACCEPTED_GOAL:.0%} of the time (at {base_t}: "
+        notes.append(f"confidence threshold {base_t} (2nd percentile of right lab validation answers): no value of {what} "
+                     f"that withholds at most {MAX_LAB_WITHHELD:.0%} of right lab validation answers makes field "
+                     f"validation photos given a diagnosis right {FIELD_ACCEPTED_GOAL:.0%} of the time (at {base_t}: "
                      f"{right_f[acc].mean() if acc.any() else 0:.3f} on {int(acc.sum())} photos)")
     elif chosen != base_t:
-        accm = p_lab.max(1) >= chosen
-        notes.append(f"confidence threshold raised from {base_t} (2nd percentile of right lab validation answers) to {chosen}, "
-                     f"the lowest at which field validation photos given a diagnosis are right at least "
-                     f"{FIELD_ACCEPTED_GOAL:.0%} of the time; right lab validation answers withheld: "
-                     f"{float((~accm & ok).sum() / max(1, ok.sum())):.4f}")
-        rule = {**rule, "threshold": chosen, "val_coverage": float(accm.mean()),
+        r = candidate(chosen)
+        accm = given(r, p_lab, "lab")
+        accf = field_ok & given(r, p_field, "field")
+        notes.append(f"confidence threshold: {what} raised from {base_t} (2nd percentile of right lab validation answers) "
+                     f"to {chosen}, the lowest at which field validation photos given a diagnosis are right at least "
+                     f"{FIELD_ACCEPTED_GOAL:.0%} of the time ({int((accf & right_f).sum())} of {int(accf.sum())}); "
+                     f"right lab validation answers withheld: {float((~accm & ok).sum() / max(1, ok.sum())):.4f}")
+        rule = {**rule, **r, "val_coverage": float(accm.mean()),
                 "val_accuracy_accepted": float(ok[accm].mean()) if accm.any() else 0.0,
                 "val_correct_rejected": float((~accm & ok).sum() / max(1, ok.sum())),
                 "val_errors_rejected": float((~accm & ~ok).sum() / max(1, (~ok).sum())) if (~ok).any() else 1.0}
     return leaf_rule, rule, notes
+
+
+def decision_rule(rules: dict) -> dict:
+    """The rule `decide` applies, from chosen rules ({"rule": confidence rule, "leaf": leaf rule})."""
+    r = {"threshold": rules["rule"]["threshold"], "leaf_threshold": rules["leaf"]["leaf_threshold"]}
+    if rules["rule"].get("field_threshold") is not None:
+        r["field_threshold"] = rules["rule"]["field_threshold"]
+    return r
 
 
 def choose_rules(model, cfg: TransferConfig, val: dict[str, FeatureSet]) -> tuple[dict, list[str]]:
@@ -238,7 +262,7 @@ def stress_set(cache, test_idx: np.ndarray, backgrounds: list[np.ndarray], seed:
 
 def evaluate_export(model, onnx_path: Path, cache, src: dict, rules: dict) -> dict:
     use_ort = node_ort_available()
-    rule = {"threshold": rules["rule"]["threshold"], "leaf_threshold": rules["leaf"]["leaf_threshold"]}
+    rule = decision_rule(rules)
     test = src["lab_test"]
     xt = np.concatenate(list(batches_from_u8(cache.images[test], 224)))
     out_test = _ort_or_torch(model, onnx_path, xt, use_ort, rules)
@@ -385,17 +409,24 @@ def rejection_section(rules: dict, ev: dict) -> dict:
     """The card's `rejection` block: the rules chosen on validation and their cost on the lab test split."""
     y_test, out = ev["y_test"], ev["test_out"]
     probs = out["probabilities"]
-    acc, not_leaf = decide(out, {"threshold": rules["rule"]["threshold"], "leaf_threshold": rules["leaf"]["leaf_threshold"]})
+    acc, not_leaf = decide(out, decision_rule(rules))
     r = rules["rule"]
+    split = r.get("field_threshold") is not None
     return {
         "threshold": round(float(r["threshold"]), 4),
+        **({"field_threshold": round(float(r["field_threshold"]), 4)} if split else {}),
         "leaf_threshold": rules["leaf"]["leaf_threshold"],
         "label_not_leaf": {"es": "No parece una hoja de tomate", "en": "This does not look like a tomato leaf"},
         "method": ("three outcomes: 'not a tomato leaf' when the graph's `leaf` output is below leaf_threshold ("
                    + rules["leaf"]["rule"] + "); otherwise 'not recognised with confidence' when the top calibrated probability is "
-                   "below threshold (2nd percentile of the top probability of right lab validation answers, raised to the lowest value "
-                   "at which field validation photos given a diagnosis are right at least 85% of the time when one exists that "
-                   "withholds at most 10% of right lab validation answers); otherwise a diagnosis"),
+                   + ("below field_threshold for a field-like photo (the graph's `lab_like` output below 0.5: the lowest value at "
+                      "which field validation photos given a diagnosis are right at least 85% of the time, when one exists that "
+                      "withholds at most 10% of right lab validation answers) and below threshold for the others (2nd percentile "
+                      "of the top probability of right lab validation answers)" if split else
+                      "below threshold (2nd percentile of the top probability of right lab validation answers, raised to the "
+                      "lowest value at which field validation photos given a diagnosis are right at least 85% of the time when "
+                      "one exists that withholds at most 10% of right lab validation answers)")
+                   + "; otherwise a diagnosis"),
         **{k: round(float(r[k]), 4) if isinstance(r[k], float) else r[k]
            for k in ("val_coverage", "val_accuracy_accepted", "val_correct_rejected", "val_errors_rejected", "val_errors")},
         "val_leaf": {k: v for k, v in rules["leaf"].items() if k not in ("leaf_threshold", "rule")},
@@ -451,7 +482,8 @@ def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR
     cache = D.build_cache(split["test"], cache_dir=cache_dir)
     src = {"lab_test": np.arange(len(cache.labels)), "negatives_split": ns,
            "field_val": (load_photos(FIELD_DIR, [p.rel_path for p in fs["val"]]), np.array([p.label for p in fs["val"]]))}
-    rules = {"rule": {"threshold": card["rejection"]["threshold"]}, "leaf": {"leaf_threshold": card["rejection"]["leaf_threshold"]}}
+    rules = {"rule": {"threshold": card["rejection"]["threshold"], "field_threshold": card["rejection"].get("field_threshold")},
+             "leaf": {"leaf_threshold": card["rejection"]["leaf_threshold"]}}
     ev = evaluate_export(None, model_path, cache, src, rules)
     m = metrics(ev["test_out"]["probabilities"], ev["y_test"])
     cal = calibration_summary(ev["test_out"]["probabilities"], ev["y_test"], card["calibration"]["temperature"],
@@ -602,12 +634,13 @@ def validation_sets(cache, src: dict, cfg: TransferConfig) -> dict[str, np.ndarr
 
 
 def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR, max_views: int = 1,
-                sources: tuple[TransferConfig, object, dict] | None = None) -> dict:
+                sources: tuple[TransferConfig, object, dict] | None = None, split_by_kind: bool = True) -> dict:
     """Chooses, on the validation sets the run used, the symmetric views the graph averages (choose_views, when
     max_views > 1 and the file has none yet) and then the leaf and confidence thresholds (choose_thresholds) from
     the exported file's outputs; re-evaluates every set on the file and rewrites the card's file, metrics, rules,
     evaluation and goals. Network, calibration and leaf scaling are unchanged. `sources`: what
-    `evaluation_sources` returns, when the caller has it already."""
+    `evaluation_sources` returns, when the caller has it already. A file with a `lab_like` output gets a threshold of
+    its own for field-like photos (choose_thresholds), unless `split_by_kind` is False."""
     cp = card_path(model_path)
     card = json.loads(cp.read_text())
     had_views = int(card.get("test_time_views", {}).get("count", 1))
@@ -623,10 +656,13 @@ def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR, max_views
     if max_views > 1:
         views, outs, notes = choose_views(model_path, sets, outs, y_lab, y_field, max_views)
     leaf = {k: o["leaf"].reshape(-1) for k, o in outs.items()}
+    lab_like = ({k: outs[k]["lab_like"].reshape(-1) for k in ("lab", "field")}
+                if split_by_kind and "lab_like" in outs["lab"] else None)
     leaf_rule, rule, rule_notes = choose_thresholds(outs["lab"]["probabilities"], y_lab, outs["field"]["probabilities"],
-                                                    y_field, leaf)
+                                                    y_field, leaf, lab_like)
     rules = {"rule": rule, "leaf": leaf_rule}
-    print(f"thresholds: {json.dumps(leaf_rule)}; confidence {rule['threshold']}", flush=True)
+    print(f"thresholds: {json.dumps(leaf_rule)}; confidence {rule['threshold']}"
+          + (f", field-like photos {rule['field_threshold']}" if "field_threshold" in rule else ""), flush=True)
     ev = evaluate_export(None, model_path, cache, src, rules)
     m = metrics(ev["test_out"]["probabilities"], ev["y_test"])
     cal = card["calibration"]

@@ -37,7 +37,7 @@ import torch
 from torch import nn
 
 from . import fieldaug as FA
-from .calibrate import accepted
+from .calibrate import LAB_LIKE_CUT, accepted
 from .classes import CLASS_IDS, NUM_CLASSES
 from .evaluate import ort_outputs
 from .preprocess import INPUT_SIZE, MEAN, STD, area_resize, center_square, load_rgb
@@ -423,9 +423,6 @@ def wilson(k: int, n: int, z: float = 1.96) -> list[float] | None:
     return [round(c - h, 4), round(c + h, 4)]
 
 
-LAB_LIKE_CUT = 0.5  # a `lab_like` output below it: a field-like photo (packages/contracts/src/diagnosis.ts LAB_LIKE_CUT)
-
-
 def decide(out: dict[str, np.ndarray], rule: dict) -> tuple[np.ndarray, np.ndarray]:
     """(accepted, not_leaf) per image, as the server decides (apps/server/src/inference/classifier.ts)."""
     probs = out["probabilities"]
@@ -433,7 +430,7 @@ def decide(out: dict[str, np.ndarray], rule: dict) -> tuple[np.ndarray, np.ndarr
     if "leaf" in out and rule.get("leaf_threshold") is not None:
         not_leaf = out["leaf"].reshape(-1) < rule["leaf_threshold"]
     energy = out.get("energy")
-    ok = accepted(probs, rule, energy.reshape(-1) if energy is not None else None)
+    ok = accepted(probs, rule, energy.reshape(-1) if energy is not None else None, out.get("lab_like"))
     return ok & ~not_leaf, not_leaf
 
 

@@ -191,6 +191,11 @@ export interface LoadedModelDetails extends LoadedModel {
    * row is 'not_leaf' (for the ensemble, its card's, else the mean of its members' thresholds).
    */
   leafThreshold?: number;
+  /**
+   * Only for a model whose card holds one: the threshold of field-like photos (`lab_like` below
+   * LAB_LIKE_CUT), which are held to it instead of `threshold`.
+   */
+  fieldThreshold?: number;
 }
 
 /** GET /diagrodl/post_custom/: the user's stored configuration (null before the first one). */
@@ -257,7 +262,7 @@ export const DIAGNOSIS_MESSAGES = {
 /**
  * Below this `lab_like` output a photo is field-like: the model is far less often right on such
  * photos (see the model card's by_photo_kind figures), so its diagnosis carries a caution. The
- * same cut as ml/diagrodl_ml/transfer.py LAB_LIKE_CUT.
+ * same cut as ml/diagrodl_ml/calibrate.py LAB_LIKE_CUT.
  */
 export const LAB_LIKE_CUT = 0.5;
 

@@ -127,6 +127,12 @@ export const modelCardSchema = z.object({
     /** Below this top calibrated probability the UI shows 'No reconocido con confianza'. */
     threshold: rate,
     /**
+     * When present, the threshold for field-like photos (the graph's `lab_like` output below
+     * LAB_LIKE_CUT) instead of `threshold`, which then holds for lab-like photos. The server refuses
+     * a card with this field for a graph without a `lab_like` output.
+     */
+    field_threshold: rate.optional(),
+    /**
      * Second rule, when present: the graph's `energy` output (logsumexp of logits / T, blind to class
      * biases) below this also means 'No reconocido con confianza'.
      */
@@ -204,6 +210,8 @@ export const ensembleCardSchema = z.object({
   rejection: z.object({
     /** Below this top mean probability: 'No reconocido con confianza'. */
     threshold: rate,
+    /** When present, the threshold for field-like photos (mean `lab_like` below LAB_LIKE_CUT). */
+    field_threshold: rate.optional(),
     /** Below this mean `leaf` output: 'No parece una hoja de tomate'. */
     leaf_threshold: rate,
     method: z.string(),

@@ -418,6 +418,9 @@ async function main(): Promise<void> {
       const report = {
         model: wanted,
         threshold: classifier.threshold,
+        ...(classifier.fieldThreshold === undefined
+          ? {}
+          : { field_threshold: classifier.fieldThreshold }),
         ...evaluate(
           truth,
           results.map((r) => r.result),

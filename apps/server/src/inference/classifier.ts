@@ -53,6 +53,8 @@ export interface Classifier {
   readonly threshold: number;
   /** Below this `leaf` output a photo is 'not_leaf' (undefined: the model has no such rule). */
   readonly leafThreshold: number | undefined;
+  /** The threshold of field-like photos, instead of `threshold` (undefined: none; thresholdFor). */
+  readonly fieldThreshold?: number | undefined;
   /** One result per image, in order. Throws if an image cannot be decoded. */
   classify(images: readonly PhotoInput[]): Promise<Classification[]>;
 }

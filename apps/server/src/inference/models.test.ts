@@ -213,6 +213,23 @@ describe("the leaf output ('No parece una hoja de tomate')", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+  it("refuses a card with a field_threshold for a graph without a 'lab_like' output", async () => {
+    const dir = makeModelsDir(['mobilenet', 'resnet50'], { fieldThreshold: { resnet50: 0.9 } });
+    const warnings: string[] = [];
+    try {
+      const registry = await ModelRegistry.load(dir, {
+        info: () => undefined,
+        warn: (m) => warnings.push(m),
+      });
+      await registry.close();
+      expect([...registry.models.keys()]).toEqual(['mobilenet']);
+      const reason = "its card has a field_threshold but the ONNX graph has no 'lab_like' output";
+      expect(registry.refused).toEqual([{ id: 'resnet50', reason }]);
+      expect(warnings).toContain(`Model resnet50 refused: ${reason}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the ensemble card (models/ensemble.card.json)', () => {

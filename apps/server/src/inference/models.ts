@@ -18,7 +18,7 @@ import {
   parseEnsembleCard,
   parseModelCard,
 } from '@diagrodl/contracts/model-card';
-import { recognisedBy } from '@diagrodl/contracts/inference/decision';
+import { recognisedBy, thresholdFor } from '@diagrodl/contracts/inference/decision';
 import { inputProblem } from '@diagrodl/contracts/inference/preprocess';
 import {
   type CamMap,
@@ -129,6 +129,8 @@ export class OnnxModel implements Classifier {
   readonly energyThreshold: number | undefined;
   /** The card's leaf threshold (undefined: no 'not_leaf' outcome). */
   readonly leafThreshold: number | undefined;
+  /** The card's threshold for field-like photos (undefined: `threshold` for every photo). */
+  readonly fieldThreshold: number | undefined;
   constructor(
     readonly id: FileModelId,
     readonly card: ModelCard,
@@ -138,6 +140,7 @@ export class OnnxModel implements Classifier {
     this.threshold = card.rejection.threshold;
     this.energyThreshold = card.rejection.energy_threshold;
     this.leafThreshold = card.rejection.leaf_threshold;
+    this.fieldThreshold = card.rejection.field_threshold;
   }
 
   /** Whether image n of a batch clears the energy floor (always, without one). */
@@ -261,6 +264,8 @@ export class EnsembleModel implements Classifier {
   readonly threshold: number;
   /** The card's leaf threshold, or the mean of the members' (undefined: no card, no member has one). */
   readonly leafThreshold: number | undefined;
+  /** The card's threshold for field-like photos (undefined: `threshold` for every photo). */
+  readonly fieldThreshold: number | undefined;
   /** The card's test accuracy (null without a card: not measured). */
   readonly testAccuracy: number | null;
   constructor(
@@ -271,6 +276,7 @@ export class EnsembleModel implements Classifier {
     this.leafThreshold = card
       ? card.rejection.leaf_threshold
       : mean(members.map((m) => m.leafThreshold).filter((t): t is number => t !== undefined));
+    this.fieldThreshold = card?.rejection.field_threshold;
     this.testAccuracy = card?.metrics.accuracy ?? null;
   }
 
@@ -299,15 +305,16 @@ export class EnsembleModel implements Classifier {
             .map((m, i) => pick(m, raws[i] as RawOutput))
             .filter((p): p is number => p !== null),
         ) ?? null;
+      const labLike = membersMean((m, raw) => m.labLike(raw, n));
       const d = decide(
         probs,
-        this.threshold,
+        thresholdFor({ threshold: this.threshold, field_threshold: this.fieldThreshold }, labLike),
         recognised,
         {
           probability: membersMean((m, raw) => m.leafProbability(raw, n)),
           threshold: this.leafThreshold,
         },
-        membersMean((m, raw) => m.labLike(raw, n)),
+        labLike,
       );
       const cam = new Float32Array(camH * camW);
       for (const r of raws) {
@@ -485,9 +492,19 @@ export class ModelRegistry implements Inference {
           refuse("its card has a leaf_threshold but the ONNX graph has no 'leaf' output");
           continue;
         }
+        if (
+          card.rejection.field_threshold !== undefined &&
+          !session.outputNames.includes('lab_like')
+        ) {
+          refuse("its card has a field_threshold but the ONNX graph has no 'lab_like' output");
+          continue;
+        }
         models.set(id as FileModelId, new OnnxModel(id as FileModelId, card, session, mutex));
         log.info(
-          `Model ${id} loaded (test accuracy ${card.metrics.accuracy}, threshold ${card.rejection.threshold})`,
+          `Model ${id} loaded (test accuracy ${card.metrics.accuracy}, threshold ${card.rejection.threshold}` +
+            (card.rejection.field_threshold === undefined
+              ? ')'
+              : `, field-photo threshold ${card.rejection.field_threshold})`),
         );
       } catch (err) {
         refuse(`onnxruntime could not load it: ${(err as Error).message}`);
@@ -537,6 +554,7 @@ export class ModelRegistry implements Inference {
         threshold: m.threshold,
         ...(m instanceof EnsembleModel ? { members: m.members.map((x) => x.id) } : {}),
         ...(m.leafThreshold === undefined ? {} : { leafThreshold: m.leafThreshold }),
+        ...(m.fieldThreshold === undefined ? {} : { fieldThreshold: m.fieldThreshold }),
       });
     }
     return out;

@@ -34,6 +34,7 @@ export function tinyCard(
     accuracy?: number;
     energyThreshold?: number;
     leafThreshold?: number;
+    fieldThreshold?: number;
   } = {},
 ): ModelCard {
   const base = JSON.parse(fs.readFileSync(path.join(TINY_DIR, 'card.json'), 'utf8')) as ModelCard;
@@ -52,6 +53,7 @@ export function tinyCard(
       threshold: opts.threshold ?? 0,
       ...(opts.energyThreshold === undefined ? {} : { energy_threshold: opts.energyThreshold }),
       ...(opts.leafThreshold === undefined ? {} : { leaf_threshold: opts.leafThreshold }),
+      ...(opts.fieldThreshold === undefined ? {} : { field_threshold: opts.fieldThreshold }),
     },
     metrics: { ...base.metrics, accuracy: opts.accuracy ?? 0.5 },
   };
@@ -61,7 +63,7 @@ export function tinyCard(
  * A fresh models folder holding the tiny export under each of `ids` with a matching card.
  * `threshold` per id lets a test make rows accepted (0) or not accepted (1). `leafBias` per id
  * gives that model a `leaf` output, Sigmoid(energy + bias): +1000 always a leaf (1), -1000 never
- * (0); `leafThreshold` per id puts a leaf_threshold in its card.
+ * (0); `leafThreshold` per id puts a leaf_threshold in its card, `fieldThreshold` a field_threshold.
  */
 export function makeModelsDir(
   ids: readonly string[] = ['mobilenet'],
@@ -71,6 +73,7 @@ export function makeModelsDir(
     energyThreshold?: Record<string, number>;
     leafBias?: Record<string, number>;
     leafThreshold?: Record<string, number>;
+    fieldThreshold?: Record<string, number>;
   } = {},
 ): string {
   const src = tinyOnnx();
@@ -85,6 +88,7 @@ export function makeModelsDir(
       accuracy: opts.accuracy?.[id] ?? 0.5,
       energyThreshold: opts.energyThreshold?.[id],
       leafThreshold: opts.leafThreshold?.[id],
+      fieldThreshold: opts.fieldThreshold?.[id],
     });
     fs.writeFileSync(path.join(dir, `${id}.card.json`), JSON.stringify(card, null, 2));
   }

@@ -31,6 +31,7 @@ const summary: WorkerSummary = {
       id: m.id,
       threshold: c?.threshold ?? m.threshold,
       leafThreshold: c?.leafThreshold,
+      fieldThreshold: c?.fieldThreshold,
       accuracy: registry.accuracy(m.id),
       card: registry.card(m.id),
     };

@@ -37,6 +37,7 @@ export interface WorkerSummary {
     id: string;
     threshold: number;
     leafThreshold: number | undefined;
+    fieldThreshold: number | undefined;
     accuracy: number | null;
     card: ModelCard | undefined;
   }[];
@@ -150,6 +151,7 @@ export class ModelWorker implements Inference {
       id: m.id,
       threshold: m.threshold,
       leafThreshold: m.leafThreshold,
+      fieldThreshold: m.fieldThreshold,
       classify: (images) =>
         images.length
           ? this.call<Classification[]>({ op: 'classify', model: m.id, images: [...images] })

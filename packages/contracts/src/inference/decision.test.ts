@@ -1,7 +1,7 @@
 // The decision rule's outcomes and the field-photo flag, as every side that runs a model uses them.
 import { describe, expect, it } from 'vitest';
 import { isFieldPhoto, LAB_LIKE_CUT } from '../diagnosis.ts';
-import { decideOne } from './decision.ts';
+import { decideOne, thresholdFor } from './decision.ts';
 
 const PROBS = [0.9, 0.05, 0.02, 0.01, 0.01, 0.01, 0, 0, 0, 0];
 const RULE = { threshold: 0.6, leaf_threshold: 0.5 };
@@ -24,6 +24,37 @@ describe('decideOne', () => {
       decideOne({ ...RULE, threshold: 0.95 }, { probabilities: PROBS, leaf: 0.99, labLike: 0.9 }),
     ).toMatchObject({ accepted: false, reason: 'low_confidence', labLike: 0.9 });
     expect(decideOne(RULE, { probabilities: PROBS, leaf: 0.99 }).labLike).toBeNull();
+  });
+});
+
+describe('the field threshold', () => {
+  const SPLIT = { ...RULE, threshold: 0.6, field_threshold: 0.95 };
+
+  it('holds field-like photos to field_threshold and the others to threshold', () => {
+    expect(thresholdFor(SPLIT, LAB_LIKE_CUT - 0.01)).toBe(0.95);
+    expect(thresholdFor(SPLIT, LAB_LIKE_CUT)).toBe(0.6);
+    expect(thresholdFor(SPLIT, null)).toBe(0.6);
+    expect(thresholdFor(SPLIT, undefined)).toBe(0.6);
+    expect(thresholdFor(RULE, 0.01)).toBe(0.6);
+  });
+
+  it('withholds a field-like photo that a lab-like one with the same probabilities gets', () => {
+    const lab = decideOne(SPLIT, { probabilities: PROBS, leaf: 0.99, labLike: 0.8 });
+    const field = decideOne(SPLIT, { probabilities: PROBS, leaf: 0.99, labLike: 0.2 });
+    expect(lab).toMatchObject({ accepted: true, reason: null, threshold: 0.6 });
+    expect(field).toMatchObject({
+      accepted: false,
+      reason: 'low_confidence',
+      threshold: 0.95,
+      label: 'bacterial_spot',
+    });
+    expect(field.top3.map((t) => t.label)).toEqual(lab.top3.map((t) => t.label));
+  });
+
+  it('leaves the not-leaf outcome first', () => {
+    expect(decideOne(SPLIT, { probabilities: PROBS, leaf: 0.1, labLike: 0.2 }).reason).toBe(
+      'not_leaf',
+    );
   });
 });
 

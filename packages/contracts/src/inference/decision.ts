@@ -4,7 +4,7 @@
  * `leaf` and `energy` outputs and its card's thresholds in; the outcome out.
  */
 import { CLASS_IDS, type ClassId } from '../classes.ts';
-import type { DiagnosisReason } from '../diagnosis.ts';
+import { type DiagnosisReason, LAB_LIKE_CUT } from '../diagnosis.ts';
 
 export interface ClassProbability {
   label: ClassId;
@@ -38,6 +38,7 @@ export interface Decision {
   leafProbability: number | null;
   /** The model's `lab_like` output (how much the photo looks like a lab photo); null without one. */
   labLike: number | null;
+  /** The confidence threshold this photo was held to (see thresholdFor). */
   threshold: number;
   /** Index of the predicted class (its CAM is the one shown). */
   index: number;
@@ -87,8 +88,27 @@ export function decide(
 /** A model card's rejection rule (its `rejection` block). */
 export interface RejectionRule {
   threshold: number;
+  /**
+   * The confidence threshold for field-like photos (`lab_like` below LAB_LIKE_CUT), when the card
+   * has one; `threshold` then holds for the other photos. Absent: `threshold` for every photo.
+   */
+  field_threshold?: number | undefined;
   energy_threshold?: number | undefined;
   leaf_threshold?: number | undefined;
+}
+
+/**
+ * The confidence threshold one photo is held to: the rule's field_threshold for a field-like
+ * photo (its `lab_like` below LAB_LIKE_CUT) when the rule has one, otherwise its threshold. A model
+ * is right far less often on field-like photos, so one threshold for both would either withhold
+ * many right lab answers or give many wrong field ones.
+ */
+export function thresholdFor(
+  rule: Pick<RejectionRule, 'threshold' | 'field_threshold'>,
+  labLike: number | null | undefined,
+): number {
+  const fieldLike = labLike !== null && labLike !== undefined && labLike < LAB_LIKE_CUT;
+  return fieldLike && rule.field_threshold !== undefined ? rule.field_threshold : rule.threshold;
 }
 
 /** Whether one image's `energy` output clears the card's floor (always, without a floor). */
@@ -108,7 +128,7 @@ export function decideOne(
 ): Decision {
   return decide(
     outputs.probabilities,
-    rule.threshold,
+    thresholdFor(rule, outputs.labLike),
     recognisedBy(rule, outputs.energy),
     { probability: outputs.leaf, threshold: rule.leaf_threshold },
     outputs.labLike ?? null,

@@ -203,6 +203,9 @@ async function load(): Promise<DeviceModel> {
   if (card.rejection.leaf_threshold !== undefined && !session.outputNames.includes('leaf')) {
     throw new Error("the card has a leaf_threshold but the model has no 'leaf' output");
   }
+  if (card.rejection.field_threshold !== undefined && !session.outputNames.includes('lab_like')) {
+    throw new Error("the card has a field_threshold but the model has no 'lab_like' output");
+  }
   return { ort, session, card };
 }
 
