@@ -34,7 +34,7 @@ from .quantize import quantize
 from .fieldtrain import record_cpu_figures, reevaluate, rethreshold, run
 from .finish import finish
 from .gpufinish import ensemble_card, finish_gpu
-from .gputrain import IMAGENET_ARCH, GpuConfig, pack, train_gpu
+from .gputrain import IMAGENET_ARCH, PACK_IMAGENETTE, PACK_LAB_SIZE, PACK_TINY, GpuConfig, pack, train_gpu
 from .fixtures import tiny_reference, write_tiny_fixture
 from .models import VIEW_COUNTS
 from .preprocess import preprocess_file
@@ -139,6 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     pk = sub.add_parser("pack", help="the training photos, compactly, for a GPU machine (gputrain.pack)")
     pk.add_argument("--out", type=Path, default=REPO_ROOT / "ml" / ".pack")
     pk.add_argument("--lab-quality", type=int, default=72)
+    pk.add_argument("--lab-size", type=int, default=PACK_LAB_SIZE, help="side of the packed lab photos (they are 256 px)")
+    pk.add_argument("--tiny-negatives", type=int, default=PACK_TINY, help="Tiny ImageNet training negatives packed")
+    pk.add_argument("--imagenette-negatives", type=int, default=PACK_IMAGENETTE, help="Imagenette training negatives packed")
     pg = sub.add_parser("train-gpu", help="train resnet50 / vgg16 from scratch on a CUDA machine on the same batches "
                                           "(gputrain.train_gpu); writes <arch>.npz and <arch>.history.json")
     pg.add_argument("--pack", type=Path, default=REPO_ROOT / "ml" / ".pack")
@@ -196,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         try_leaf_crop(args.model, args.cache_dir)
         return 0
     if args.cmd == "pack":
-        print(json.dumps(pack(args.out, args.lab_quality), indent=1))
+        print(json.dumps(pack(args.out, args.lab_quality, lab_size=args.lab_size, tiny_negatives=args.tiny_negatives,
+                              imagenette_negatives=args.imagenette_negatives), indent=1))
         return 0
     if args.cmd == "train-gpu":
         cfg = GpuConfig(archs=args.arch, time_budget_min=args.time_budget_min, epochs=args.epochs,

@@ -66,24 +66,27 @@ def _webp(rgb: np.ndarray, quality: int) -> bytes:
     return b.getvalue()
 
 
-def pack(out_dir: Path, lab_quality: int = 72, seed: int = 2029) -> dict:
-    """Writes out_dir/pack.bin and out_dir/index.json; returns the index's summary."""
+def pack(out_dir: Path, lab_quality: int = 72, seed: int = 2029, lab_size: int = PACK_LAB_SIZE,
+         tiny_negatives: int = PACK_TINY, imagenette_negatives: int = PACK_IMAGENETTE) -> dict:
+    """Writes out_dir/pack.bin and out_dir/index.json; returns the index's summary. The defaults are the pack of
+    runs 1-3; networks trained on it learned its WebP look (ml/README, run 3), so a larger `lab_size` or
+    `lab_quality` with fewer negatives is the next thing to try within the 64 MiB that travel."""
     items = D.scan()
     split = D.grouped_stratified_split(items)
     fs, ns = field_split(), negatives_split()
     items_out: list[tuple[bytes, str, int]] = []
     for it in split["train"]:
         rgb = load_rgb(D.DEFAULT_DATA_DIR / it.rel_path)
-        rgb = np.asarray(Image.fromarray(rgb).resize((PACK_LAB_SIZE, PACK_LAB_SIZE), Image.BILINEAR))
+        rgb = np.asarray(Image.fromarray(rgb).resize((lab_size, lab_size), Image.BILINEAR))
         items_out.append((_webp(rgb, lab_quality), "lab", it.label))
     for p in fs["train"]:
         items_out.append((_webp(to224(load_rgb(FIELD_DIR / p.rel_path)), 90), "field", p.label))
     tiny = [p for p in ns["train"] if p.rel_path.startswith("tiny-imagenet")]
     nette = [p for p in ns["train"] if not p.rel_path.startswith("tiny-imagenet")]
     rng = np.random.default_rng(seed)
-    nette = [nette[i] for i in sorted(rng.choice(len(nette), size=min(PACK_IMAGENETTE, len(nette)), replace=False))]
+    nette = [nette[i] for i in sorted(rng.choice(len(nette), size=min(imagenette_negatives, len(nette)), replace=False))]
     n_tiny = len(tiny)
-    tiny = [tiny[i] for i in sorted(rng.choice(len(tiny), size=min(PACK_TINY, len(tiny)), replace=False))]
+    tiny = [tiny[i] for i in sorted(rng.choice(len(tiny), size=min(tiny_negatives, len(tiny)), replace=False))]
     for p in tiny:  # 64 px JPEGs as they are (to224 on the GPU machine, as the product would)
         items_out.append(((NEGATIVES_DIR / p.rel_path).read_bytes(), "negative", NOT_LEAF))
     for p in nette:
@@ -98,7 +101,7 @@ def pack(out_dir: Path, lab_quality: int = 72, seed: int = 2029) -> dict:
         pretrained = {"pretrained": {"file": PACK_PRETRAINED, "from": PRETRAINED_TFLITE.name,
                                      "sha256": hashlib.sha256(PRETRAINED_TFLITE.read_bytes()).hexdigest()}}
     return write_pack(out_dir, items_out, {
-        **pretrained, "lab_size": PACK_LAB_SIZE, "lab_quality": lab_quality,
+        **pretrained, "lab_size": lab_size, "lab_quality": lab_quality,
         "split_sha256": {"train": D.split_hash([it.rel_path for it in split["train"]])},
         "negatives": {"tiny_imagenet": len(tiny), "tiny_imagenet_of": n_tiny, "imagenette": len(nette),
                       "imagenette_of": len(ns["train"]) - n_tiny, "sample_seed": seed}})
