@@ -121,6 +121,18 @@ describe('the energy floor', () => {
   });
 });
 
+/** The registry of `dir` with the warnings it logged while loading. */
+async function loadWithWarnings(
+  dir: string,
+): Promise<{ registry: ModelRegistry; warnings: string[] }> {
+  const warnings: string[] = [];
+  const registry = await ModelRegistry.load(dir, {
+    info: () => undefined,
+    warn: (m) => warnings.push(m),
+  });
+  return { registry, warnings };
+}
+
 describe("the leaf output ('No parece una hoja de tomate')", () => {
   it('a leaf output below the card leaf_threshold is not_leaf, before the confidence rules', async () => {
     // mobilenet: leaf 0 (never a leaf); resnet50: leaf 1 (always); vgg16: no leaf output.
@@ -189,11 +201,7 @@ describe("the leaf output ('No parece una hoja de tomate')", () => {
 
   it("refuses a card with a leaf_threshold for a graph without a 'leaf' output, and says why", async () => {
     const dir = makeModelsDir(['mobilenet', 'resnet50'], { leafThreshold: { resnet50: 0.5 } });
-    const warnings: string[] = [];
-    const registry = await ModelRegistry.load(dir, {
-      info: () => undefined,
-      warn: (m) => warnings.push(m),
-    });
+    const { registry, warnings } = await loadWithWarnings(dir);
     await registry.close();
     expect([...registry.models.keys()]).toEqual(['mobilenet']);
     const reason = "its card has a leaf_threshold but the ONNX graph has no 'leaf' output";
@@ -215,12 +223,8 @@ describe("the leaf output ('No parece una hoja de tomate')", () => {
   });
   it("refuses a card with a field_threshold for a graph without a 'lab_like' output", async () => {
     const dir = makeModelsDir(['mobilenet', 'resnet50'], { fieldThreshold: { resnet50: 0.9 } });
-    const warnings: string[] = [];
     try {
-      const registry = await ModelRegistry.load(dir, {
-        info: () => undefined,
-        warn: (m) => warnings.push(m),
-      });
+      const { registry, warnings } = await loadWithWarnings(dir);
       await registry.close();
       expect([...registry.models.keys()]).toEqual(['mobilenet']);
       const reason = "its card has a field_threshold but the ONNX graph has no 'lab_like' output";
@@ -244,15 +248,6 @@ describe('the ensemble card (models/ensemble.card.json)', () => {
     });
   const CARD = { threshold: 0.77, leafThreshold: 0.6, accuracy: 0.913 };
 
-  async function load(dir: string) {
-    const warnings: string[] = [];
-    const registry = await ModelRegistry.load(dir, {
-      info: () => undefined,
-      warn: (m) => warnings.push(m),
-    });
-    return { registry, warnings };
-  }
-
   /** The ensemble's rules and accuracy as every view of the registry reports them. */
   async function ensembleSeenIn(registry: ModelRegistry) {
     const ens = registry.get('ensemble')!;
@@ -271,7 +266,7 @@ describe('the ensemble card (models/ensemble.card.json)', () => {
   it('a card for exactly the loaded files gives the thresholds and the test accuracy', async () => {
     const dir = members();
     writeEnsembleCard(dir, ['resnet50', 'mobilenet'], CARD); // any order
-    const { registry, warnings } = await load(dir);
+    const { registry, warnings } = await loadWithWarnings(dir);
     try {
       expect(warnings).toEqual([]);
       const seen = await ensembleSeenIn(registry);
@@ -323,7 +318,7 @@ describe('the ensemble card (models/ensemble.card.json)', () => {
 
   it("without a card: the mean of the members' thresholds and no test accuracy, silently", async () => {
     const dir = members();
-    const { registry, warnings } = await load(dir);
+    const { registry, warnings } = await loadWithWarnings(dir);
     try {
       expect(warnings).toEqual([]);
       const seen = await ensembleSeenIn(registry);
@@ -381,7 +376,7 @@ describe('the ensemble card (models/ensemble.card.json)', () => {
       path.join(dir, 'ensemble.card.json'),
       typeof card === 'string' ? card : JSON.stringify(card),
     );
-    const { registry, warnings } = await load(dir);
+    const { registry, warnings } = await loadWithWarnings(dir);
     try {
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(warning);
@@ -408,11 +403,7 @@ describe('model card checks', () => {
     // an unknown name and a model without a card
     fs.copyFileSync(path.join(dir, 'mobilenet.onnx'), path.join(dir, 'other.onnx'));
     fs.mkdirSync(path.join(dir, 'nocard'));
-    const warnings: string[] = [];
-    const registry = await ModelRegistry.load(dir, {
-      info: () => undefined,
-      warn: (m) => warnings.push(m),
-    });
+    const { registry, warnings } = await loadWithWarnings(dir);
     expect([...registry.models.keys()]).toEqual(['mobilenet']);
     expect(registry.ensemble).toBeNull();
     const why = Object.fromEntries(registry.refused.map((x) => [x.id, x.reason]));

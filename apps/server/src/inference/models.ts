@@ -18,7 +18,11 @@ import {
   parseEnsembleCard,
   parseModelCard,
 } from '@diagrodl/contracts/model-card';
-import { recognisedBy, thresholdFor } from '@diagrodl/contracts/inference/decision';
+import {
+  missingRuleOutput,
+  recognisedBy,
+  thresholdFor,
+} from '@diagrodl/contracts/inference/decision';
 import { inputProblem } from '@diagrodl/contracts/inference/preprocess';
 import {
   type CamMap,
@@ -481,22 +485,11 @@ export class ModelRegistry implements Inference {
           refuse("the ONNX graph lacks the 'input' / 'probabilities' / 'cam' names");
           continue;
         }
-        if (
-          card.rejection.energy_threshold !== undefined &&
-          !session.outputNames.includes('energy')
-        ) {
-          refuse("its card has an energy_threshold but the ONNX graph has no 'energy' output");
-          continue;
-        }
-        if (card.rejection.leaf_threshold !== undefined && !session.outputNames.includes('leaf')) {
-          refuse("its card has a leaf_threshold but the ONNX graph has no 'leaf' output");
-          continue;
-        }
-        if (
-          card.rejection.field_threshold !== undefined &&
-          !session.outputNames.includes('lab_like')
-        ) {
-          refuse("its card has a field_threshold but the ONNX graph has no 'lab_like' output");
+        const missing = missingRuleOutput(card.rejection, session.outputNames);
+        if (missing) {
+          refuse(
+            `its card has ${missing.phrase} but the ONNX graph has no '${missing.output}' output`,
+          );
           continue;
         }
         models.set(id as FileModelId, new OnnxModel(id as FileModelId, card, session, mutex));

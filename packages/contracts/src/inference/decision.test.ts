@@ -1,7 +1,7 @@
 // The decision rule's outcomes and the field-photo flag, as every side that runs a model uses them.
 import { describe, expect, it } from 'vitest';
 import { isFieldPhoto, LAB_LIKE_CUT } from '../diagnosis.ts';
-import { decideOne, thresholdFor } from './decision.ts';
+import { decideOne, missingRuleOutput, thresholdFor } from './decision.ts';
 
 const PROBS = [0.9, 0.05, 0.02, 0.01, 0.01, 0.01, 0, 0, 0, 0];
 const RULE = { threshold: 0.6, leaf_threshold: 0.5 };
@@ -55,6 +55,24 @@ describe('the field threshold', () => {
     expect(decideOne(SPLIT, { probabilities: PROBS, leaf: 0.1, labLike: 0.2 }).reason).toBe(
       'not_leaf',
     );
+  });
+});
+
+describe('missingRuleOutput', () => {
+  it('names the first rule of the card whose graph output is missing', () => {
+    const all = ['probabilities', 'cam', 'energy', 'leaf', 'lab_like'];
+    const rule = { threshold: 0.6, energy_threshold: 1, leaf_threshold: 0.5, field_threshold: 0.9 };
+    expect(missingRuleOutput(rule, all)).toBeUndefined();
+    expect(missingRuleOutput({ threshold: 0.6 }, ['probabilities'])).toBeUndefined();
+    expect(missingRuleOutput(rule, ['leaf', 'lab_like'])).toEqual({
+      rule: 'energy_threshold',
+      output: 'energy',
+      phrase: 'an energy_threshold',
+    });
+    expect(missingRuleOutput(rule, ['energy', 'leaf'])).toMatchObject({
+      output: 'lab_like',
+      phrase: 'a field_threshold',
+    });
   });
 });
 

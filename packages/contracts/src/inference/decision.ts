@@ -111,6 +111,29 @@ export function thresholdFor(
   return fieldLike && rule.field_threshold !== undefined ? rule.field_threshold : rule.threshold;
 }
 
+/** The graph output each optional rule of a card reads: a card with the rule needs that output. */
+const RULE_OUTPUTS = [
+  ['energy_threshold', 'energy'],
+  ['leaf_threshold', 'leaf'],
+  ['field_threshold', 'lab_like'],
+] as const;
+
+/**
+ * The first optional rule of `rule` whose graph output is not among `outputNames` (undefined: none
+ * is missing), with its name and article for a message ("an energy_threshold").
+ */
+export function missingRuleOutput(
+  rule: RejectionRule,
+  outputNames: readonly string[],
+): { rule: string; output: string; phrase: string } | undefined {
+  for (const [key, output] of RULE_OUTPUTS) {
+    if (rule[key] !== undefined && !outputNames.includes(output)) {
+      return { rule: key, output, phrase: `${/^[aeiou]/.test(key) ? 'an' : 'a'} ${key}` };
+    }
+  }
+  return undefined;
+}
+
 /** Whether one image's `energy` output clears the card's floor (always, without a floor). */
 export function recognisedBy(rule: RejectionRule, energy: number | undefined): boolean {
   return rule.energy_threshold === undefined || (energy ?? -Infinity) >= rule.energy_threshold;

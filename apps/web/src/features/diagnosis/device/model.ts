@@ -8,6 +8,7 @@ import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
 import { DEVICE_MODEL_ID, DEVICE_PATHS } from '@diagrodl/contracts';
 import { CLASS_IDS } from '@diagrodl/contracts/classes';
 import { inputProblem } from '@diagrodl/contracts/inference/preprocess';
+import { missingRuleOutput } from '@diagrodl/contracts/inference/decision';
 import { type ModelCard, parseModelCard } from '@diagrodl/contracts/model-card';
 
 type Ort = typeof import('onnxruntime-web/wasm');
@@ -200,12 +201,11 @@ async function load(): Promise<DeviceModel> {
   for (const name of ['probabilities', 'cam']) {
     if (!session.outputNames.includes(name)) throw new Error(`the model has no '${name}' output`);
   }
-  if (card.rejection.leaf_threshold !== undefined && !session.outputNames.includes('leaf')) {
-    throw new Error("the card has a leaf_threshold but the model has no 'leaf' output");
-  }
-  if (card.rejection.field_threshold !== undefined && !session.outputNames.includes('lab_like')) {
-    throw new Error("the card has a field_threshold but the model has no 'lab_like' output");
-  }
+  const missing = missingRuleOutput(card.rejection, session.outputNames);
+  if (missing)
+    throw new Error(
+      `the card has ${missing.phrase} but the model has no '${missing.output}' output`,
+    );
   return { ort, session, card };
 }
 
