@@ -7,6 +7,7 @@
     python3 -m diagrodl_ml.cli add-lab-gate --model M.onnx --out OUT.onnx   # labgate.py
     python3 -m diagrodl_ml.cli expose-lab-like --model M.onnx   # labgate.py: the gate as output `lab_like`
     python3 -m diagrodl_ml.cli try-leaf-crop --model M.onnx     # leafcrop.py: a crop centred on the leaf, on validation
+    python3 -m diagrodl_ml.cli add-familiarity --model M.onnx --out O.onnx   # familiar.py: far from every training leaf
     python3 -m diagrodl_ml.cli pack --out ml/.pack             # training photos for a GPU machine (gputrain.py)
     python3 -m diagrodl_ml.cli train-gpu --pack ml/.pack --out DIR --arch resnet50 vgg16 --time-budget-min 7.5
     python3 -m diagrodl_ml.cli finish-gpu --arch resnet50 --weights DIR/resnet50.npz   # gpufinish.py
@@ -28,6 +29,7 @@ from . import data as D
 from .card import data_section
 from .ensemble import attach
 from .labgate import attach_gate, expose_gate
+from .familiar import attach as attach_familiarity
 from .leafcrop import try_leaf_crop
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
 from .quantize import quantize
@@ -132,6 +134,11 @@ def main(argv: list[str] | None = None) -> int:
                                                 "before it existed, in place, and measure its card again")
     pl.add_argument("--model", required=True, type=Path)
     pl.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
+    pf = sub.add_parser("add-familiarity", help="cap the `leaf` output by the photo's similarity to the training "
+                                                "leaves (floor chosen on validation), measure the card again")
+    pf.add_argument("--model", required=True, type=Path)
+    pf.add_argument("--out", required=True, type=Path)
+    pf.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
     plc = sub.add_parser("try-leaf-crop", help="try on validation a second look at a crop centred on the leaf (the "
                                                "graph's heatmap); prints top-1 per configuration, changes nothing")
     plc.add_argument("--model", required=True, type=Path)
@@ -194,6 +201,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"file": card["file"], "by_photo_kind": {k: v["by_photo_kind"] for k, v in
                                                                   card["out_of_distribution"]["evaluation"].items()
                                                                   if "by_photo_kind" in v}}, indent=1))
+        return 0
+    if args.cmd == "add-familiarity":
+        card = attach_familiarity(args.model, args.out, args.cache_dir)
+        print(json.dumps({k: card[k] for k in ("familiarity", "rejection")}, indent=1))
         return 0
     if args.cmd == "try-leaf-crop":
         try_leaf_crop(args.model, args.cache_dir)

@@ -75,22 +75,22 @@ def tensors(graph: onnx.GraphProto) -> dict[str, str]:
             "expert": EXPERT + "logits"}
 
 
-def _own_view(graph: onnx.GraphProto, features: str) -> str:
+def own_view(graph: onnx.GraphProto, features: str, prefix: str = PREFIX) -> str:
     """Adds to `graph` the pooled features of each photo's own view: the first N rows of `features` (the views of a
-    batch of N follow one another, export.add_views). Returns the new tensor's name."""
-    graph.initializer.append(numpy_helper.from_array(np.asarray([0], np.int64), PREFIX + "zero"))
+    batch of N follow one another, export.add_views), its nodes named with `prefix`. Returns the new tensor's name."""
+    graph.initializer.append(numpy_helper.from_array(np.asarray([0], np.int64), prefix + "zero"))
     graph.node.extend([
-        helper.make_node("Shape", ["input"], [PREFIX + "n"], name=PREFIX + "n", start=0, end=1),
-        helper.make_node("Slice", [features, PREFIX + "zero", PREFIX + "n", PREFIX + "zero"], [PREFIX + "features"],
-                         name=PREFIX + "own_view")])
-    return PREFIX + "features"
+        helper.make_node("Shape", ["input"], [prefix + "n"], name=prefix + "n", start=0, end=1),
+        helper.make_node("Slice", [features, prefix + "zero", prefix + "n", prefix + "zero"], [prefix + "features"],
+                         name=prefix + "own_view")])
+    return prefix + "features"
 
 
 def probe(model_path: Path, images_u8: np.ndarray | list[np.ndarray], batch: int = 256) -> dict[str, np.ndarray]:
     """Pooled features of each photo's own view, the main and the expert disease logits (float64)."""
     m = onnx.load(str(model_path))
     names = tensors(m.graph)
-    own = _own_view(m.graph, names["features"])
+    own = own_view(m.graph, names["features"])
     tmp = model_path.with_suffix(".gate-probe.onnx")
     onnx.save(m, str(tmp))
     try:
@@ -208,7 +208,7 @@ def add_gate(src: Path, dst: Path, chosen: dict) -> dict:
              "w_other": np.asarray(chosen["w_other"], np.float32)}
     g.initializer.extend(numpy_helper.from_array(v, p(k)) for k, v in inits.items())
     g.initializer.remove(next(i for i in g.initializer if i.name == EXPERT + "weight"))
-    _own_view(g, t["features"])
+    own_view(g, t["features"])
     added = [g.node.pop(), g.node.pop()][::-1] + [
         helper.make_node("Gemm", [p("features"), p("gate_w"), p("gate_c")], [p("gate_logit")], name=p("gate_gemm")),
         helper.make_node("Sigmoid", [p("gate_logit")], [p("gate")], name=p("gate")),
