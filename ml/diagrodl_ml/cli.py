@@ -11,6 +11,7 @@
     python3 -m diagrodl_ml.cli pack --out ml/.pack             # training photos for a GPU machine (gputrain.py)
     python3 -m diagrodl_ml.cli train-gpu --pack ml/.pack --out DIR --arch resnet50 vgg16 --time-budget-min 7.5
     python3 -m diagrodl_ml.cli finish-gpu --arch resnet50 --weights DIR/resnet50.npz   # gpufinish.py
+    python3 -m diagrodl_ml.cli bench-views [--views N]         # viewbench.py: CPU time of each kind of training view
     python3 -m diagrodl_ml.cli tiny-reference --out DIR        # tests
     python3 -m diagrodl_ml.cli tiny-fixture                    # the server tests' tiny model
     python3 -m diagrodl_ml.cli preprocess IMAGE OUT.f32        # tests
@@ -41,10 +42,22 @@ from .fixtures import tiny_reference, write_tiny_fixture
 from .models import VIEW_COUNTS
 from .preprocess import preprocess_file
 from .train import TrainConfig, train
+from .viewbench import bench_views
 from .transfer import TransferConfig
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 MODELS_DIR = REPO_ROOT / "models"
+
+
+def _init_weights(pairs: list[str]) -> dict[str, str]:
+    """`--init ARCH=NPZ ...` as {arch: path}."""
+    out = {}
+    for pair in pairs:
+        arch, sep, path = pair.partition("=")
+        if not sep or not arch or not path:
+            raise SystemExit(f"error: --init {pair}: write ARCH=PATH, for example {IMAGENET_ARCH}=runs/{IMAGENET_ARCH}.npz")
+        out[arch] = path
+    return out
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -149,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     pk.add_argument("--lab-size", type=int, default=PACK_LAB_SIZE, help="side of the packed lab photos (they are 256 px)")
     pk.add_argument("--tiny-negatives", type=int, default=PACK_TINY, help="Tiny ImageNet training negatives packed")
     pk.add_argument("--imagenette-negatives", type=int, default=PACK_IMAGENETTE, help="Imagenette training negatives packed")
+    pk.add_argument("--no-imagenet-start", action="store_true",
+                    help="leave the ImageNet weights out (4.1 MB): for a train-gpu --init run, which needs none")
     pg = sub.add_parser("train-gpu", help="train resnet50 / vgg16 from scratch on a CUDA machine on the same batches "
                                           "(gputrain.train_gpu); writes <arch>.npz and <arch>.history.json")
     pg.add_argument("--pack", type=Path, default=REPO_ROOT / "ml" / ".pack")
@@ -165,6 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     pg.add_argument("--field-views", type=int, default=20)
     pg.add_argument("--lab-views", type=int, default=3, help="views per lab photo and epoch")
     pg.add_argument("--lab-plain", type=int, default=1, help="of which plain lab views (the rest field-like)")
+    pg.add_argument("--init", nargs="*", default=[], metavar="ARCH=NPZ",
+                    help="go on training ARCH from an earlier run's <arch>.npz (its .history.json beside it is recorded)")
+    pg.add_argument("--lr", type=float, default=None, help="peak learning rate of every --arch (default: each arch's own; "
+                                                           "lower it when going on with --init)")
     pfg = sub.add_parser("finish-gpu", help="calibrate, export, evaluate and write the card of train-gpu weights "
                                             "(gpufinish.py, on this machine)")
     _common(pfg)
@@ -175,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     _common(pen)
     pen.add_argument("--runs", type=Path, nargs="+", default=[REPO_ROOT / "ml" / "runs" / "gpu"],
                      help="folders where finish-gpu left each network's outputs (else they are computed from the files)")
+    pbv = sub.add_parser("bench-views", help="time each kind of training view on one core (viewbench.py)")
+    pbv.add_argument("--views", type=int, default=200, help="views timed per kind")
+    pbv.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
     pr = sub.add_parser("tiny-reference", help="tiny untrained export + PyTorch reference outputs (tests)")
     pr.add_argument("--out", type=Path, required=True)
     pr.add_argument("--arch", default="mobilenet")
@@ -211,14 +233,20 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.cmd == "pack":
         print(json.dumps(pack(args.out, args.lab_quality, lab_size=args.lab_size, tiny_negatives=args.tiny_negatives,
-                              imagenette_negatives=args.imagenette_negatives), indent=1))
+                              imagenette_negatives=args.imagenette_negatives,
+                              imagenet_start=not args.no_imagenet_start), indent=1))
         return 0
     if args.cmd == "train-gpu":
         cfg = GpuConfig(archs=args.arch, time_budget_min=args.time_budget_min, epochs=args.epochs,
                         batch_size=args.batch_size, workers=args.workers, max_side=args.max_side,
                         synthetic=args.synthetic, background=args.background, field_views=args.field_views,
-                        lab_views=args.lab_views, lab_plain=args.lab_plain)
+                        lab_views=args.lab_views, lab_plain=args.lab_plain, init=_init_weights(args.init))
+        if args.lr is not None:
+            cfg.lr = {a: args.lr for a in args.arch}
         train_gpu(args.pack, args.out, cfg)
+        return 0
+    if args.cmd == "bench-views":
+        bench_views(args.views, cache_dir=args.cache_dir)
         return 0
     if args.cmd == "quantize":
         print(json.dumps(quantize(args.model, args.out, args.cache_dir), indent=1))

@@ -34,29 +34,41 @@ def random_crop(img: np.ndarray, rng: np.random.Generator, size: int, scale: tup
     return np.asarray(im)
 
 
-def _leaf_rgba(rgb: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> Image.Image:
-    """The segmented leaf as RGBA, cut to its bounding box, with a feathered edge."""
-    ys, xs = np.nonzero(mask > 127)
-    if len(ys) == 0:
-        ys, xs = np.array([0, rgb.shape[0] - 1]), np.array([0, rgb.shape[1] - 1])
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    a = Image.fromarray(np.ascontiguousarray(mask[y0:y1, x0:x1])).filter(ImageFilter.GaussianBlur(float(rng.uniform(0.5, 1.5))))
+def _leaf_rgba(rgb: np.ndarray, mask: np.ndarray, rng: np.random.Generator, longest: int | None = None) -> Image.Image:
+    """The segmented leaf as RGBA, cut to its bounding box, with a feathered edge. With `longest`, a larger leaf is
+    first scaled down so its longer side is `longest` px: the pasted leaf is never larger than that, and warping
+    fewer pixels is what makes field-like views cheap (bench/training-views)."""
+    on = mask > 127
+    rows, cols = np.flatnonzero(on.any(1)), np.flatnonzero(on.any(0))
+    if len(rows) == 0:
+        rows, cols = np.array([0, rgb.shape[0] - 1]), np.array([0, rgb.shape[1] - 1])
+    y0, y1, x0, x1 = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
     im = Image.fromarray(np.ascontiguousarray(rgb[y0:y1, x0:x1])).convert("RGBA")
-    im.putalpha(a)
+    im.putalpha(Image.fromarray(np.ascontiguousarray(mask[y0:y1, x0:x1])))
+    radius = float(rng.uniform(0.5, 1.5))
+    if longest is not None and max(im.size) > longest:
+        s = longest / max(im.size)
+        im = im.resize((max(1, round(im.size[0] * s)), max(1, round(im.size[1] * s))), Image.BILINEAR)
+        radius = max(0.3, radius * s)
+    im.putalpha(im.getchannel("A").filter(ImageFilter.GaussianBlur(radius)))
     return im
 
 
 def _perspective(im: Image.Image, rng: np.random.Generator, strength: float) -> Image.Image:
-    """A random perspective warp (corners moved by up to `strength` of the side), rotation and flip."""
+    """A random perspective warp (corners moved by up to `strength` of the side), flip and rotation, as one
+    transform onto a canvas that holds the whole warped leaf."""
     w, h = im.size
     d = strength * min(w, h)
     src = [(0, 0), (w, 0), (w, h), (0, h)]
-    dst = [(x + rng.uniform(-d, d), y + rng.uniform(-d, d)) for x, y in src]
-    coeffs = _perspective_coeffs(dst, src)
-    im = im.transform((w, h), Image.PERSPECTIVE, coeffs, Image.BILINEAR)
-    if rng.random() < 0.5:
-        im = im.transpose(Image.FLIP_LEFT_RIGHT)
-    return im.rotate(float(rng.uniform(0, 360)), resample=Image.BILINEAR, expand=True)
+    corners = np.array([(x + rng.uniform(-d, d), y + rng.uniform(-d, d)) for x, y in src])
+    if rng.random() < 0.5:  # the mirror image: each corner keeps its pixel, at the mirrored place
+        corners[:, 0] = w - corners[:, 0]
+    t = math.radians(float(rng.uniform(0, 360)))
+    centred = corners - (w / 2, h / 2)
+    turned = centred @ np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    turned -= turned.min(0)
+    size = tuple(int(v) for v in np.maximum(1, np.ceil(turned.max(0))))
+    return im.transform(size, Image.PERSPECTIVE, _perspective_coeffs([tuple(c) for c in turned], src), Image.BILINEAR)
 
 
 def _perspective_coeffs(dst: list[tuple[float, float]], src: list[tuple[float, float]]) -> list[float]:
@@ -81,6 +93,44 @@ def _paste(canvas: Image.Image, leaf: Image.Image, rng: np.random.Generator, fra
     else:
         cx, cy = rng.uniform(0, size), rng.uniform(0, size)
     canvas.paste(lf, (int(cx - lw / 2), int(cy - lh / 2)), lf)
+
+
+def _draw(v: float | tuple[float, float], rng: np.random.Generator) -> float:
+    """`v` itself, or a uniform draw from the range `v`."""
+    return float(rng.uniform(*v)) if isinstance(v, tuple) else float(v)
+
+
+def place_leaf(canvas: Image.Image, rgb: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
+               frac: float | tuple[float, float], strength: float | tuple[float, float], centred: bool) -> None:
+    """One segmented leaf, warped (`_perspective`, `strength`) and pasted with its longer side `frac` of the canvas
+    (`_paste`); cut to that size before the warp. A range is drawn from."""
+    frac, strength = _draw(frac, rng), _draw(strength, rng)
+    leaf = _leaf_rgba(rgb, mask, rng, longest=max(4, math.ceil(frac * canvas.size[0])))
+    _paste(canvas, _perspective(leaf, rng, strength), rng, frac, centred)
+
+
+def place_leaf_v1(canvas: Image.Image, rgb: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
+                  frac: float | tuple[float, float], strength: float | tuple[float, float], centred: bool) -> None:
+    """`place_leaf` as it was until 2026-11-26: the leaf warped at full size, then turned onto an expanded canvas,
+    the random numbers drawn in that order. Only the stress set (fieldtrain.stress_set) uses it: an evaluation set
+    stays the same set, so the figures of every card stay comparable."""
+    ys, xs = np.nonzero(mask > 127)
+    if len(ys) == 0:
+        ys, xs = np.array([0, rgb.shape[0] - 1]), np.array([0, rgb.shape[1] - 1])
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    a = Image.fromarray(np.ascontiguousarray(mask[y0:y1, x0:x1])).filter(ImageFilter.GaussianBlur(float(rng.uniform(0.5, 1.5))))
+    im = Image.fromarray(np.ascontiguousarray(rgb[y0:y1, x0:x1])).convert("RGBA")
+    im.putalpha(a)
+    strength = _draw(strength, rng)
+    w, h = im.size
+    d = strength * min(w, h)
+    src = [(0, 0), (w, 0), (w, h), (0, h)]
+    dst = [(x + rng.uniform(-d, d), y + rng.uniform(-d, d)) for x, y in src]
+    im = im.transform((w, h), Image.PERSPECTIVE, _perspective_coeffs(dst, src), Image.BILINEAR)
+    if rng.random() < 0.5:
+        im = im.transpose(Image.FLIP_LEFT_RIGHT)
+    im = im.rotate(float(rng.uniform(0, 360)), resample=Image.BILINEAR, expand=True)
+    _paste(canvas, im, rng, _draw(frac, rng), centred)
 
 
 def _shadow(im: Image.Image, rng: np.random.Generator) -> Image.Image:
@@ -147,13 +197,15 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0
 
 # ---------------------------------------------------------------- views of a lab leaf
 def field_like(rgb: np.ndarray, mask: np.ndarray, rng: np.random.Generator, backgrounds: np.ndarray,
-               same_class: list[tuple[np.ndarray, np.ndarray]] | None = None, size: int = SIZE) -> np.ndarray:
+               same_class: list[tuple[np.ndarray, np.ndarray]] | None = None, size: int = SIZE,
+               place=place_leaf) -> np.ndarray:
     """A lab leaf as a field photo might show it.
 
     The segmented leaf (perspective-warped, rotated) is pasted on a crop of a real photo (p 0.55), a
     procedural texture (p 0.25) or a bed of other leaves of its class (p 0.2), at 40-100% of the frame
     (sometimes 25%: a small leaf), with up to three more leaves of its class around it, partial occlusion,
-    a hard shadow, sun glare and the camera effects of `photometric`.
+    a hard shadow, sun glare and the camera effects of `photometric`. `place` pastes each leaf (`place_leaf`;
+    `place_leaf_v1` for the stress set).
     """
     r = rng.random()
     if r < 0.55 and len(backgrounds):
@@ -165,7 +217,7 @@ def field_like(rgb: np.ndarray, mask: np.ndarray, rng: np.random.Generator, back
         canvas = Image.fromarray(bg).convert("RGBA")
         for _ in range(int(rng.integers(3, 7))):
             o_rgb, o_mask = same_class[int(rng.integers(len(same_class)))]
-            _paste(canvas, _perspective(_leaf_rgba(o_rgb, o_mask, rng), rng, 0.15), rng, rng.uniform(0.4, 0.8), False)
+            place(canvas, o_rgb, o_mask, rng, (0.4, 0.8), 0.15, False)
         bg = np.asarray(canvas.convert("RGB"))
     if rng.random() < 0.5:  # backgrounds out of focus, as with a close-up
         bg = np.asarray(Image.fromarray(bg).filter(ImageFilter.GaussianBlur(float(rng.uniform(1, 4)))))
@@ -173,9 +225,9 @@ def field_like(rgb: np.ndarray, mask: np.ndarray, rng: np.random.Generator, back
     if same_class and rng.random() < 0.35:  # several leaves in one image
         for _ in range(int(rng.integers(1, 4))):
             o_rgb, o_mask = same_class[int(rng.integers(len(same_class)))]
-            _paste(canvas, _perspective(_leaf_rgba(o_rgb, o_mask, rng), rng, 0.15), rng, rng.uniform(0.3, 0.7), False)
+            place(canvas, o_rgb, o_mask, rng, (0.3, 0.7), 0.15, False)
     frac = rng.uniform(0.22, 0.45) if rng.random() < 0.15 else rng.uniform(0.55, 1.15)
-    _paste(canvas, _perspective(_leaf_rgba(rgb, mask, rng), rng, rng.uniform(0.0, 0.25)), rng, frac, True)
+    place(canvas, rgb, mask, rng, frac, (0.0, 0.25), True)
     im = canvas.convert("RGB")
     if rng.random() < 0.2:  # partial occlusion by a piece of the background scene
         occ = Image.fromarray(random_crop(bg, rng, size // 3, (0.3, 1.0)))

@@ -65,7 +65,7 @@ def _cache_key(cfg: TransferConfig, src: dict) -> str:
     view_fields = {k: v for k, v in asdict(cfg).items() if k in ("cut", "lab_views", "field_views", "synthetic", "background",
                                                                   "seed", "max_lab", "max_neg", "field_weight", "not_leaf_weight")}
     h = hashlib.sha256(json.dumps([view_fields, src["hashes"], src["lab_train"].tolist()[:50], len(src["lab_train"]),
-                                   PRETRAINED_TFLITE.name, 3]).encode()).hexdigest()
+                                   PRETRAINED_TFLITE.name, 4]).encode()).hexdigest()  # 4: leaves warped at their pasted size
     return h[:16]
 
 
@@ -246,7 +246,8 @@ def _ort_or_torch(model, onnx_path: Path, x: np.ndarray, use_ort: bool, rules: d
 
 
 def stress_set(cache, test_idx: np.ndarray, backgrounds: list[np.ndarray], seed: int = 4242) -> tuple[np.ndarray, np.ndarray]:
-    """Lab test leaves made to look like field photos (backgrounds: held-out negatives only), one per test image."""
+    """Lab test leaves made to look like field photos (backgrounds: held-out negatives only), one per test image.
+    The leaves are placed as before 2026-11-26 (fieldaug.place_leaf_v1): the set is the one every card measured."""
     rng = np.random.default_rng(seed)
     by_class: dict[int, list[int]] = {}
     for j in test_idx:
@@ -256,7 +257,8 @@ def stress_set(cache, test_idx: np.ndarray, backgrounds: list[np.ndarray], seed:
         y = int(cache.labels[j])
         others = [(np.asarray(cache.images[k]), np.asarray(cache.masks[k])) for k in rng.choice(by_class[y], size=min(3, len(by_class[y])), replace=False)]
         rgb, mask = np.asarray(cache.images[j]), np.asarray(cache.masks[j])
-        imgs.append(FA.field_like(rgb, mask, rng, backgrounds, others) if mask.min() == 0 else FA.lab_view(rgb, rng))
+        imgs.append(FA.field_like(rgb, mask, rng, backgrounds, others, place=FA.place_leaf_v1) if mask.min() == 0
+                    else FA.lab_view(rgb, rng))
     return np.stack(imgs), cache.labels[test_idx]
 
 

@@ -27,24 +27,11 @@ from .fieldtrain import (
     _ort_or_torch, calibration_section, choose_thresholds, evaluate_export, extra_goals, load_sources, ood_section,
     rejection_section, rules_from_logits, validation_sets,
 )
-from .gputrain import BN_PHOTOS, IMAGENET_ARCH, NOT_LEAF
-from .models import build_model, count_params, imagenet_mobilenet_v2, torchvision_name
+from .gputrain import BN_PHOTOS, IMAGENET_ARCH, NOT_LEAF, load_weights
+from .models import count_params, torchvision_name
 from .quantize import probe_outputs
 from .tflite import LICENSE_NOTE
 from .transfer import TransferConfig, decide, leaf_score, normalise_u8, sigmoid, wilson
-
-
-def load_weights(arch: str, path: Path) -> torch.nn.Module:
-    """A network of `arch` with 11 outputs and the weights of a `train-gpu` .npz (float16 tensors back to float32)."""
-    z = np.load(path)
-    model = imagenet_mobilenet_v2(NUM_CLASSES + 1, None) if arch == IMAGENET_ARCH else build_model(arch, NUM_CLASSES + 1)
-    sd = model.state_dict()
-    missing = set(sd) - set(z.files)
-    if missing:
-        raise SystemExit(f"error: {path} lacks {sorted(missing)[:3]}... for {arch}")
-    model.load_state_dict({k: torch.from_numpy(z[k].astype(np.float32) if z[k].dtype == np.float16 else z[k]).to(sd[k].dtype)
-                           for k in sd})
-    return model.eval()
 
 
 def _logits_tensor(graph: onnx.GraphProto) -> str:
@@ -137,10 +124,14 @@ def training_section(arch: str, history: dict, seconds: float) -> dict:
         "command": ("bash ml/run.sh pack; on a CUDA machine, in ml/: OMP_NUM_THREADS=1 PYTHONPATH=. python3 -m diagrodl_ml.cli train-gpu --out DIR "
                     f"--arch {' '.join(cfg.get('archs', [arch]))} --time-budget-min {cfg.get('time_budget_min')} --lab-views "
                     f"{cfg.get('lab_views', 3)} --lab-plain {cfg.get('lab_plain', 1)} --synthetic {cfg.get('synthetic')} "
-                    f"--background {cfg.get('background')}; then "
+                    f"--background {cfg.get('background')}"
+                    + "".join(f" --init {a}=PREVIOUS/{a}.npz" for a in (cfg.get("init") or {}))
+                    + (f" --lr {history.get('lr')}" if cfg.get("init") else "") + "; then "
                     f"bash ml/run.sh finish-gpu --arch {arch} --weights DIR/{arch}.npz"),
         "finish_seconds": round(seconds, 1),
     }
+    if history.get("initialised_from"):  # this run went on from an earlier one's weights (train-gpu --init)
+        training["initialised_from"] = history["initialised_from"]
     return training
 
 

@@ -67,10 +67,11 @@ def _webp(rgb: np.ndarray, quality: int) -> bytes:
 
 
 def pack(out_dir: Path, lab_quality: int = 72, seed: int = 2029, lab_size: int = PACK_LAB_SIZE,
-         tiny_negatives: int = PACK_TINY, imagenette_negatives: int = PACK_IMAGENETTE) -> dict:
+         tiny_negatives: int = PACK_TINY, imagenette_negatives: int = PACK_IMAGENETTE, imagenet_start: bool = True) -> dict:
     """Writes out_dir/pack.bin and out_dir/index.json; returns the index's summary. The defaults are the pack of
     runs 1-3; networks trained on it learned its WebP look (ml/README, run 3), so a larger `lab_size` or
-    `lab_quality` with fewer negatives is the next thing to try within the 64 MiB that travel."""
+    `lab_quality` with fewer negatives is the next thing to try within the 64 MiB that travel. `imagenet_start`
+    False leaves the ImageNet weights out (4.1 MB): a run that goes on from an earlier one's .npz needs none."""
     items = D.scan()
     split = D.grouped_stratified_split(items)
     fs, ns = field_split(), negatives_split()
@@ -92,7 +93,9 @@ def pack(out_dir: Path, lab_quality: int = 72, seed: int = 2029, lab_size: int =
     for p in nette:
         items_out.append((_webp(to224(load_rgb(NEGATIVES_DIR / p.rel_path)), 75), "negative", NOT_LEAF))
     pretrained = {}
-    if PRETRAINED_TFLITE.is_file():  # for --arch mobilenet_v2_imagenet on a machine without ../shared
+    for stale in (PACK_PRETRAINED, "pretrained-LICENSE", "pretrained-README.md"):  # an earlier pack's, if any
+        (out_dir / stale).unlink(missing_ok=True)
+    if imagenet_start and PRETRAINED_TFLITE.is_file():  # for --arch mobilenet_v2_imagenet on a machine without ../shared
         out_dir.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(PRETRAINED_TFLITE, out_dir / PACK_PRETRAINED)
         for extra in ("LICENSE", "README.md"):
@@ -185,6 +188,7 @@ class GpuConfig:
     seed: int = 7
     workers: int = 0  # 0: os.cpu_count() - 1
     max_side: int = 224  # the last image side (tests use less)
+    init: dict = field(default_factory=dict)  # arch -> an earlier run's <arch>.npz: training goes on from its weights
 
 
 class EpochViews:
@@ -268,7 +272,7 @@ def _param_groups(model, wd: float) -> list[dict]:
 
 def save_weights(model, path: Path, min_elements: int = 4096) -> None:
     """State dict as .npz: float tensors of at least min_elements as float16, the rest (BatchNorm statistics,
-    biases) as they are. Plain numpy, so any PyTorch version can read it back (gpufinish.load_weights)."""
+    biases) as they are. Plain numpy, so any PyTorch version can read it back (load_weights)."""
     arrays = {}
     for k, v in model.state_dict().items():
         a = v.detach().float().cpu().numpy() if v.is_floating_point() else v.detach().cpu().numpy()
@@ -278,10 +282,27 @@ def save_weights(model, path: Path, min_elements: int = 4096) -> None:
     tmp.replace(path)
 
 
-def start_model(arch: str, pack_dir: Path, dec: Decoded, side: int) -> torch.nn.Module:
-    """The network `arch` with 11 outputs before training: from random weights, or for IMAGENET_ARCH from the pack's
-    ImageNet weights with every BatchNorm unfolded on BN_PHOTOS clean lab photos (warmstart.unfold_imagenet_start:
-    the same function, now trainable with batch statistics)."""
+def load_weights(arch: str, path: Path) -> torch.nn.Module:
+    """A network of `arch` with 11 outputs and the weights of a `train-gpu` .npz (float16 tensors back to float32), in
+    eval mode."""
+    z = np.load(path)
+    model = imagenet_mobilenet_v2(NUM_CLASSES + 1, None) if arch == IMAGENET_ARCH else build_model(arch, NUM_CLASSES + 1)
+    sd = model.state_dict()
+    missing = set(sd) - set(z.files)
+    if missing:
+        raise SystemExit(f"error: {path} lacks {sorted(missing)[:3]}... for {arch}")
+    model.load_state_dict({k: torch.from_numpy(z[k].astype(np.float32) if z[k].dtype == np.float16 else z[k]).to(sd[k].dtype)
+                           for k in sd})
+    return model.eval()
+
+
+def start_model(arch: str, pack_dir: Path, dec: Decoded, side: int, init: Path | None = None) -> torch.nn.Module:
+    """The network `arch` with 11 outputs before training: the weights of an earlier run's .npz (`init`: training goes
+    on from there), else from random weights, or for IMAGENET_ARCH from the pack's ImageNet weights with every
+    BatchNorm unfolded on BN_PHOTOS clean lab photos (warmstart.unfold_imagenet_start: the same function, now
+    trainable with batch statistics)."""
+    if init is not None:
+        return load_weights(arch, init).train()
     if arch != IMAGENET_ARCH:
         return build_model(arch, NUM_CLASSES + 1)
     tflite = pack_dir / PACK_PRETRAINED
@@ -295,8 +316,25 @@ def start_model(arch: str, pack_dir: Path, dec: Decoded, side: int) -> torch.nn.
     return m
 
 
+def initialised_from(npz: Path) -> dict:
+    """What a run that goes on from `npz` records of it: the file and, from the history written beside it, that run's
+    epochs, time, device and what it went on from in turn (so a card holds the whole chain of runs)."""
+    rec: dict = {"file": npz.name, "sha256": hashlib.sha256(npz.read_bytes()).hexdigest()}
+    hist = npz.with_name(npz.name[: -len(".npz")] + ".history.json")
+    if hist.is_file():
+        h = json.loads(hist.read_text())
+        rec.update(epochs=len(h.get("history", [])), steps=h.get("steps"), train_seconds=h.get("train_seconds"),
+                   device=h.get("device"), lr=h.get("lr"), initialised_from=h.get("initialised_from"))
+    return rec
+
+
 def train_gpu(pack_dir: Path, out_dir: Path, cfg: GpuConfig) -> dict:
     t_start = time.time()
+    for arch, path in cfg.init.items():  # before the pack is decoded: a wrong path fails at once
+        if arch not in cfg.archs:
+            raise SystemExit(f"error: --init {arch}=...: {arch} is not among --arch {' '.join(cfg.archs)}")
+        if not Path(path).is_file():
+            raise SystemExit(f"error: --init {arch}={path}: no such file (an <arch>.npz written by train-gpu)")
     out_dir.mkdir(parents=True, exist_ok=True)
     cuda = torch.cuda.is_available()
     dev = torch.device("cuda" if cuda else "cpu")
@@ -312,15 +350,17 @@ def train_gpu(pack_dir: Path, out_dir: Path, cfg: GpuConfig) -> dict:
           f"{workers} workers; device {torch.cuda.get_device_name() if cuda else 'cpu'}", flush=True)
     models = {}
     for arch in cfg.archs:
-        m = start_model(arch, pack_dir, dec, cfg.max_side)
-        for mod in m.modules():  # each residual branch starts as the identity (Goyal et al. 2017)
+        init = Path(cfg.init[arch]) if arch in cfg.init else None
+        m = start_model(arch, pack_dir, dec, cfg.max_side, init)
+        for mod in m.modules() if init is None else ():  # each residual branch starts as the identity (Goyal et al. 2017)
             if type(mod).__name__ == "Bottleneck":
                 torch.nn.init.zeros_(mod.bn3.weight)
         m = m.to(dev)
         if cuda:
             m = m.to(memory_format=torch.channels_last)
         opt = torch.optim.SGD(_param_groups(m, cfg.weight_decay.get(arch, 5e-5)), lr=0.0, momentum=0.9, nesterov=True)
-        models[arch] = {"model": m, "opt": opt, "loss": 0.0, "right": 0, "seen": 0, "params": count_params(m)}
+        models[arch] = {"model": m, "opt": opt, "loss": 0.0, "right": 0, "seen": 0, "params": count_params(m),
+                        "initialised_from": None if init is None else initialised_from(init)}
     mean = torch.tensor(MEAN, device=dev).view(1, 3, 1, 1)
     std = torch.tensor(STD, device=dev).view(1, 3, 1, 1)
     budget = cfg.time_budget_min * 60.0
@@ -394,7 +434,7 @@ def train_gpu(pack_dir: Path, out_dir: Path, cfg: GpuConfig) -> dict:
         st["model"].eval()
         save_weights(st["model"], out_dir / f"{arch}.npz")
         (out_dir / f"{arch}.history.json").write_text(json.dumps({**summary, "arch": arch, "params": st["params"],
-                                                                  "lr": cfg.lr.get(arch), "weight_decay": cfg.weight_decay.get(arch)},
-                                                                 indent=1))
+                                                                  "lr": cfg.lr.get(arch), "weight_decay": cfg.weight_decay.get(arch),
+                                                                  "initialised_from": st["initialised_from"]}, indent=1))
     print(f"trained {list(models)} for {step} steps ({epoch} epochs started) in {t_train:.0f}s; wrote {out_dir}", flush=True)
     return summary

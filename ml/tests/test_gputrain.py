@@ -17,9 +17,10 @@ from diagrodl_ml.classes import NUM_CLASSES
 from diagrodl_ml.evaluate import node_ort_available
 from diagrodl_ml.export import export_onnx
 from diagrodl_ml.fixtures import make_synthetic_dataset
-from diagrodl_ml.gpufinish import load_weights, raw_logits
+from diagrodl_ml.gpufinish import raw_logits, training_section
 from diagrodl_ml.gputrain import (
-    IMAGENET_ARCH, NOT_LEAF, PACK_PRETRAINED, EpochViews, GpuConfig, _webp, decode_pack, start_model, train_gpu, write_pack,
+    IMAGENET_ARCH, NOT_LEAF, PACK_PRETRAINED, EpochViews, GpuConfig, _webp, decode_pack, load_weights, start_model, train_gpu,
+    write_pack,
 )
 from diagrodl_ml.models import PRETRAINED_TFLITE, imagenet_mobilenet_v2
 from diagrodl_ml.predict import eval_tensor
@@ -72,6 +73,32 @@ class GpuTrainTest(unittest.TestCase):
         for k, v in model.state_dict().items():
             np.testing.assert_array_equal(v.numpy(), z[k].astype(v.numpy().dtype))
         self.assertEqual(model.fc.out_features, NUM_CLASSES + 1)
+
+    def test_a_run_goes_on_from_an_earlier_run_s_weights_and_records_the_chain(self) -> None:
+        cfg = GpuConfig(archs=["tiny_cnn"], epochs=1, batch_size=8, workers=1, max_side=32, synthetic=4, background=2,
+                        field_views=1)
+        train_gpu(self.tmp / "pack", self.tmp / "run1", cfg)
+        first = self.tmp / "run1" / "tiny_cnn.npz"
+        dec, _ = decode_pack(self.tmp / "pack", workers=1)
+        start = start_model("tiny_cnn", self.tmp / "pack", dec, 32, first)
+        self.assertTrue(start.training)
+        for k, v in load_weights("tiny_cnn", first).state_dict().items():  # the earlier weights, not a fresh start
+            torch.testing.assert_close(start.state_dict()[k], v)
+        cfg.init, cfg.lr = {"tiny_cnn": str(first)}, {"tiny_cnn": 0.01}
+        train_gpu(self.tmp / "pack", self.tmp / "run2", cfg)
+        hist = json.loads((self.tmp / "run2" / "tiny_cnn.history.json").read_text())
+        src = hist["initialised_from"]
+        self.assertEqual((src["file"], src["epochs"], src["initialised_from"]), ("tiny_cnn.npz", 1, None))
+        self.assertEqual(len(src["sha256"]), 64)
+        section = training_section("tiny_cnn", hist, 1.0)
+        self.assertEqual(section["initialised_from"], src)
+        self.assertIn("--init tiny_cnn=PREVIOUS/tiny_cnn.npz --lr 0.01", section["command"])
+        self.assertNotIn("initialised_from", training_section("tiny_cnn", json.loads(
+            (self.tmp / "run1" / "tiny_cnn.history.json").read_text()), 1.0))
+        for bad in ({"vgg16": str(first)}, {"tiny_cnn": str(self.tmp / "missing.npz")}):
+            cfg.init = bad
+            with self.assertRaises(SystemExit):
+                train_gpu(self.tmp / "pack", self.tmp / "run3", cfg)
 
     def test_the_imagenet_start_needs_its_weights_in_the_pack(self) -> None:
         dec, _ = decode_pack(self.tmp / "pack", workers=1)

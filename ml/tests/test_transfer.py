@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from PIL import Image
 
 from diagrodl_ml import fieldaug as FA
 from diagrodl_ml.classes import NUM_CLASSES
@@ -119,6 +120,47 @@ class FieldViewsTest(unittest.TestCase):
         self.assertIsNotNone(bg)
         # a background-only crop shows no leaf green
         self.assertLess(((bg[..., 1].astype(int) - bg[..., 0].astype(int)) > 60).mean(), 0.05)
+
+
+    def test_a_leaf_is_warped_whole_and_pasted_at_its_size(self) -> None:
+        rgb = np.full((256, 256, 3), (150, 150, 160), np.uint8)
+        mask = np.zeros((256, 256), np.uint8)
+        mask[40:220, 90:170] = 255  # a 180 x 80 px leaf
+        rgb[mask > 0] = (40, 140, 40)
+        rng = np.random.default_rng(3)
+        small = FA._leaf_rgba(rgb, mask, rng, longest=60)
+        self.assertEqual(max(small.size), 60)  # cut to the pasted size before the warp
+        self.assertEqual(FA._leaf_rgba(rgb, mask, rng, longest=400).size, (80, 180))  # never enlarged
+        for _ in range(20):  # no warp, any flip and turn: the whole leaf is on the new canvas
+            leaf = FA._leaf_rgba(rgb, mask, rng)
+            turned = FA._perspective(leaf, rng, 0.0)
+            area = lambda im: (np.asarray(im.getchannel("A")) > 127).sum()  # noqa: E731
+            self.assertAlmostEqual(area(turned) / area(leaf), 1.0, delta=0.06)
+            self.assertGreaterEqual(max(turned.size), 180)
+        for frac in (0.3, 0.6, 1.0):
+            canvas = Image.new("RGBA", (224, 224), (0, 0, 255, 255))
+            FA.place_leaf(canvas, rgb, mask, rng, frac, 0.2, True)
+            ys, xs = np.nonzero(np.asarray(canvas)[..., 2] < 128)  # where the leaf covers the blue canvas
+            side = max(ys.max() - ys.min(), xs.max() - xs.min()) + 1
+            self.assertLessEqual(side, frac * 224 + 2)
+            self.assertGreater(side, 0.4 * frac * 224)
+
+
+    def test_the_stress_set_places_leaves_as_it_always_has(self) -> None:
+        # the view below, drawn with place_leaf_v1, is bit for bit what fieldaug drew before 2026-11-26 (checked then
+        # against that code): the stress set stays the set every card was measured on
+        import hashlib
+
+        rgb = np.full((256, 256, 3), (150, 150, 160), np.uint8)
+        mask = np.zeros((256, 256), np.uint8)
+        mask[40:220, 90:170] = 255
+        rgb[mask > 0] = (40, 140, 40)
+        bg = [np.random.default_rng(1).integers(0, 256, (224, 224, 3)).astype(np.uint8)]
+        v = FA.field_like(rgb, mask, np.random.default_rng(11), bg, [(rgb, mask)], place=FA.place_leaf_v1)
+        self.assertEqual(hashlib.sha256(v.tobytes()).hexdigest(),
+                         "7ee5fa085da3015eaf1361c4603529fa22be4c95eec30ac8aaa5a9d28baf387f")
+        new = FA.field_like(rgb, mask, np.random.default_rng(11), bg, [(rgb, mask)])
+        self.assertFalse(np.array_equal(v, new))  # training views are placed the cheaper way
 
 
 class LearnedRefusalTest(unittest.TestCase):
