@@ -114,13 +114,7 @@ def place_leaf_v1(canvas: Image.Image, rgb: np.ndarray, mask: np.ndarray, rng: n
     """`place_leaf` as it was until 2026-11-26: the leaf warped at full size, then turned onto an expanded canvas,
     the random numbers drawn in that order. Only the stress set (fieldtrain.stress_set) uses it: an evaluation set
     stays the same set, so the figures of every card stay comparable."""
-    ys, xs = np.nonzero(mask > 127)
-    if len(ys) == 0:
-        ys, xs = np.array([0, rgb.shape[0] - 1]), np.array([0, rgb.shape[1] - 1])
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    a = Image.fromarray(np.ascontiguousarray(mask[y0:y1, x0:x1])).filter(ImageFilter.GaussianBlur(float(rng.uniform(0.5, 1.5))))
-    im = Image.fromarray(np.ascontiguousarray(rgb[y0:y1, x0:x1])).convert("RGBA")
-    im.putalpha(a)
+    im = _leaf_rgba(rgb, mask, rng)
     strength = _draw(strength, rng)
     w, h = im.size
     d = strength * min(w, h)

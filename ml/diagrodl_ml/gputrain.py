@@ -191,6 +191,21 @@ class GpuConfig:
     init: dict = field(default_factory=dict)  # arch -> an earlier run's <arch>.npz: training goes on from its weights
 
 
+def epoch_plan(cfg: GpuConfig, n_lab: int, n_field: int, n_neg: int) -> list[tuple[str, int]]:
+    """(kind, index) of every view of one epoch: per lab photo `lab_plain` plain and the rest field-like views,
+    `field_views` per field photo, every negative, `synthetic` and `background` images."""
+    plan: list[tuple[str, int]] = []
+    for i in range(n_lab):
+        plan += [("lab", i)] * cfg.lab_plain
+        plan += [("field_like", i)] * (cfg.lab_views - cfg.lab_plain)
+    for j in range(n_field):
+        plan += [("field", j)] * cfg.field_views
+    plan += [("negative", k) for k in range(n_neg)]
+    plan += [("synthetic", s) for s in range(cfg.synthetic)]
+    plan += [("background", s) for s in range(cfg.background)]
+    return plan
+
+
 class EpochViews:
     """Map-style dataset of one epoch's views: item i of epoch e is drawn with the seed (seed, e, i)."""
 
@@ -202,16 +217,7 @@ class EpochViews:
         for i, y in enumerate(dec.lab_labels):
             self.by_class.setdefault(int(y), []).append(i)
         self.backgrounds = dec.negatives
-        plan: list[tuple[str, int]] = []
-        for i in range(len(dec.lab)):
-            plan += [("lab", i)] * cfg.lab_plain
-            plan += [("field_like", i)] * (cfg.lab_views - cfg.lab_plain)
-        for j in range(len(dec.field)):
-            plan += [("field", j)] * cfg.field_views
-        plan += [("negative", k) for k in range(len(dec.negatives))]
-        plan += [("synthetic", s) for s in range(cfg.synthetic)]
-        plan += [("background", s) for s in range(cfg.background)]
-        self.plan = plan
+        self.plan = epoch_plan(cfg, len(dec.lab), len(dec.field), len(dec.negatives))
 
     def __len__(self) -> int:
         return len(self.plan)
