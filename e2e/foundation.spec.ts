@@ -158,10 +158,14 @@ test.describe('landing page', () => {
     await page.goto('/');
     const first = page.locator('.spring-icon').first();
     const box = (await first.boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.move(box.x + box.width * 3, box.y + box.height * 2, { steps: 5 });
+    // The moves are made again on each poll: a move made before the page attached its listeners (a slow
+    // hydration under load) would otherwise be lost, and the icon would wait still for a mouse already gone.
     await expect
-      .poll(async () => first.evaluate((el) => el.style.transform))
+      .poll(async () => {
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await page.mouse.move(box.x + box.width * 3, box.y + box.height * 2, { steps: 5 });
+        return first.evaluate((el) => el.style.transform);
+      })
       .toMatch(/translate\((?!0px, 0px)/);
 
     const reduced = await browser.newContext({ reducedMotion: 'reduce' });
