@@ -4,6 +4,8 @@
  *   - images per second for the whole batch, JPEG bytes -> label (decode, preprocessing,
  *     onnxruntime-node with 2 intra-op threads, decision), the server's exact path;
  *   - p50 / p95 latency of one image at a time (JPEG bytes -> label);
+ *   - p50 latency of one phone-size photo (a 4032x3024 JPEG, quality 90, made by enlarging the
+ *     first photo: the size a grower's phone uploads, where decoding and the resize dominate);
  *   - the same architecture run by PyTorch (Debian's python3-torch, 2 threads) on the same
  *     files, preprocessing included (the training pipeline's preprocess_file + build_model;
  *     weights do not change the speed, so an untrained network is timed), and the ratio.
@@ -12,6 +14,7 @@
  * Run: npx tsx bench/diagnosis/run.ts [--no-torch]
  */
 import { spawnSync } from 'node:child_process';
+import sharp from 'sharp';
 import fs from 'node:fs';
 import path from 'node:path';
 import { FOLDER_TO_CLASS } from '../../packages/contracts/src/classes.ts';
@@ -21,6 +24,7 @@ import { leafPhoto } from '../../apps/server/src/testing/diagnosis.ts';
 
 const N = 20;
 const ROUNDS = 5;
+const PHONE_ROUNDS = 5;
 const SHARED = path.resolve(repoRoot, '..', 'shared', 'data', 'plantvillage-tomato');
 
 function quantile(values: number[], q: number): number {
@@ -112,6 +116,10 @@ async function main(): Promise<void> {
     return;
   }
   const { files, bytes, source } = await images();
+  const phonePhoto = await sharp(bytes[0])
+    .resize(4032, 3024, { fit: 'fill' })
+    .jpeg({ quality: 90 })
+    .toBuffer();
   console.log(`Diagnosis bench: ${N} images from ${source}; ${ROUNDS} rounds; 2 intra-op threads.`);
   for (const id of ids) {
     const clf = registry.get(id)!;
@@ -130,6 +138,12 @@ async function main(): Promise<void> {
         single.push(performance.now() - t);
       }
     }
+    const phone: number[] = [];
+    for (let r = 0; r < PHONE_ROUNDS; r++) {
+      const t = performance.now();
+      await clf.classify([phonePhoto]);
+      phone.push(performance.now() - t);
+    }
     const ips = N / (quantile(batchTimes, 0.5) / 1000);
     let torch = 'not measured (--no-torch)';
     if (!noTorch && clf instanceof OnnxModel) {
@@ -146,6 +160,7 @@ async function main(): Promise<void> {
     console.log(
       `${id.padEnd(10)} batch of ${N}: ${ips.toFixed(1)} img/s (${quantile(batchTimes, 0.5).toFixed(0)} ms)` +
         ` | one image: p50 ${quantile(single, 0.5).toFixed(1)} ms, p95 ${quantile(single, 0.95).toFixed(1)} ms` +
+        ` | phone photo: p50 ${quantile(phone, 0.5).toFixed(0)} ms` +
         ` | PyTorch: ${torch}`,
     );
   }

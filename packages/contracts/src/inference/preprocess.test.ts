@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centreSquare, cropResize, normalize, toModelInput } from './preprocess.ts';
+import { MEAN, STD, centreSquare, cropResize, normalize, toModelInput } from './preprocess.ts';
 
 /** How many values differ (compared this way, not with toEqual: a failing diff of 150,528 values
  * takes minutes to print). */
@@ -62,5 +62,55 @@ describe('shared preprocessing', () => {
     const copy = Float64Array.from(first);
     cropResize(photo(50, 50, 2), 50, 50, 224);
     expect(differing(first, copy)).toBe(0);
+  });
+
+  it('is the area average of its definition, for small and large photos, RGB and RGBA', () => {
+    // The definition, computed another way: each output pixel is the mean of the source square
+    // [i*r, (i+1)*r) x [j*r, (j+1)*r) of the centre square, every source pixel weighted by the
+    // area it shares with it. The resize's fast paths (two source rows or columns per output
+    // pixel, as from 256 px; many, as from a phone photo) must all agree with it.
+    const size = 24;
+    for (const [width, height, channels] of [
+      [256, 256, 3],
+      [48, 27, 3], // two rows per output (27/24)
+      [301, 257, 4],
+      [1000, 700, 3], // ~29 rows per output
+      [24, 30, 3], // no resize, a crop
+      [7, 5, 4], // upscale
+    ] as const) {
+      const px = new Uint8Array(width * height * channels);
+      for (let i = 0; i < px.length; i++) px[i] = (i * 131 + ((i * i) % 251)) % 256;
+      const { side, left, top } = centreSquare(width, height);
+      const r = side / size;
+      const overlap = (a: number, b: number, k: number) =>
+        Math.max(0, Math.min(b, k + 1) - Math.max(a, k));
+      const got = cropResize(px, width, height, size, channels);
+      const input = toModelInput(px, width, height, size, channels);
+      let worst = 0;
+      let worstInput = 0;
+      for (let i = 0; i < size; i++) {
+        for (let j = 0; j < size; j++) {
+          for (let c = 0; c < 3; c++) {
+            let sum = 0;
+            for (let y = Math.floor(i * r); y < Math.min(Math.ceil((i + 1) * r), side); y++) {
+              const wy = overlap(i * r, (i + 1) * r, y);
+              for (let x = Math.floor(j * r); x < Math.min(Math.ceil((j + 1) * r), side); x++) {
+                const wx = overlap(j * r, (j + 1) * r, x);
+                sum += wy * wx * (px[((top + y) * width + left + x) * channels + c] as number);
+              }
+            }
+            const want = sum / (r * r);
+            worst = Math.max(worst, Math.abs((got[(i * size + j) * 3 + c] as number) - want));
+            const norm = (want / 255 - (MEAN[c] as number)) / (STD[c] as number);
+            worstInput = Math.max(
+              worstInput,
+              Math.abs((input[c * size * size + i * size + j] as number) - norm),
+            );
+          }
+        }
+      }
+      expect(worst, `${width}x${height}x${channels}`).toBeLessThan(1e-9);
+      expect(worstInput, `${width}x${height}x${channels}`).toBeLessThan(1e-6);
+    }
   });
 });

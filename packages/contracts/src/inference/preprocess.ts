@@ -17,7 +17,10 @@ export const STD: readonly [number, number, number] = [0.229, 0.224, 0.225];
 export interface Taps {
   start: Int32Array;
   count: Int32Array;
+  /** weights[i]: output pixel i's weights (a view into `flat` at `offset[i]`). */
   weights: Float64Array[];
+  flat: Float64Array;
+  offset: Int32Array;
 }
 
 /** The centre square the model sees: side = the shorter side, offsets floor((W - S) / 2). */
@@ -34,37 +37,153 @@ export function areaWeights(nIn: number, nOut: number): Taps {
   const scale = nIn / nOut;
   const start = new Int32Array(nOut);
   const count = new Int32Array(nOut);
+  const offset = new Int32Array(nOut + 1);
+  for (let i = 0; i < nOut; i++) {
+    const j0 = Math.floor(i * scale);
+    const j1 = Math.min(Math.ceil((i + 1) * scale), nIn);
+    start[i] = j0;
+    count[i] = Math.max(0, j1 - j0);
+    offset[i + 1] = (offset[i] as number) + (count[i] as number);
+  }
+  const flat = new Float64Array(offset[nOut] as number);
   const weights: Float64Array[] = [];
   for (let i = 0; i < nOut; i++) {
     const s = i * scale;
     const e = (i + 1) * scale;
-    const j0 = Math.floor(s);
-    const j1 = Math.min(Math.ceil(e), nIn);
-    const w = new Float64Array(Math.max(0, j1 - j0));
-    for (let j = j0; j < j1; j++) {
+    const j0 = start[i] as number;
+    const o = offset[i] as number;
+    for (let j = j0; j < j0 + (count[i] as number); j++) {
       const overlap = Math.min(e, j + 1) - Math.max(s, j);
-      w[j - j0] = overlap > 0 ? overlap / scale : 0;
+      flat[o + j - j0] = overlap > 0 ? overlap / scale : 0;
     }
-    start[i] = j0;
-    count[i] = j1 - j0;
-    weights.push(w);
+    weights.push(flat.subarray(o, o + (count[i] as number)));
   }
-  return { start, count, weights };
+  return { start, count, weights, flat, offset };
+}
+
+/** The taps of the last few sizes seen (a batch of photos from one camera shares them). */
+const tapCache = new Map<number, Taps>();
+function cachedTaps(nIn: number, nOut: number): Taps {
+  const key = nIn * 65536 + nOut;
+  let taps = tapCache.get(key);
+  if (!taps) {
+    if (tapCache.size >= 8) tapCache.clear();
+    taps = areaWeights(nIn, nOut);
+    tapCache.set(key, taps);
+  }
+  return taps;
 }
 
 /**
- * The row pass's buffer, reused from one photo to the next (zeroed): a new one per photo cost more
- * time in allocation and garbage collection than the arithmetic. Photos whose shorter side (the
- * side of the centre square) is over 2048 px get their own, so one huge photo does not keep a huge
- * buffer alive.
+ * The row pass's buffer, reused from one photo to the next: a new one per photo cost more time in
+ * allocation and garbage collection than the arithmetic. Photos whose shorter side (the side of
+ * the centre square) is over 2048 px get their own, so one huge photo does not keep a huge buffer
+ * alive.
  */
 let rowBuffer = new Float64Array(0);
 const ROW_BUFFER_MAX = INPUT_SIZE * 2048 * 3;
 function scratch(length: number): Float64Array {
   if (length > ROW_BUFFER_MAX) return new Float64Array(length);
   if (rowBuffer.length < length) rowBuffer = new Float64Array(length);
-  else rowBuffer.fill(0, 0, length);
-  return rowBuffer.subarray(0, length);
+  return rowBuffer;
+}
+
+/** Where the resized image goes: float64 HWC on the 0..255 scale, or the normalised NCHW input. */
+type Sink = { hwc: Float64Array } | { nchw: Float32Array };
+
+/**
+ * The one area resize (centre square, rows then columns, float64). Each output value is the same
+ * sum, in the same order, whichever sink it goes to, so the two give bit-identical values.
+ */
+function resample(
+  pixels: ArrayLike<number>,
+  width: number,
+  height: number,
+  size: number,
+  channels: 3 | 4,
+  sink: Sink,
+): void {
+  const { side: s, left, top } = centreSquare(width, height);
+  const { start, count, flat: w, offset } = cachedTaps(s, size);
+  const rowLen = s * 3;
+  // rows: tmp[i][x][c] = sum_y w[i][y] * src[top + y][left + x][c], summed from 0 in y order
+  // (0 + w0 a is w0 a exactly, so the two-row case below is that same sum)
+  const tmp = scratch(size * rowLen);
+  for (let i = 0; i < size; i++) {
+    const o = i * rowLen;
+    const j0 = start[i] as number;
+    const n = count[i] as number;
+    const wo = offset[i] as number;
+    const p0 = ((top + j0) * width + left) * channels;
+    const stride = width * channels;
+    if (n === 2) {
+      // the common case of a small photo (e.g. 256 px): two source rows per output row
+      const w0 = w[wo] as number;
+      const w1 = w[wo + 1] as number;
+      const p1 = p0 + stride;
+      if (channels === 3) {
+        for (let x = 0; x < rowLen; x++)
+          tmp[o + x] = w0 * (pixels[p0 + x] as number) + w1 * (pixels[p1 + x] as number);
+      } else {
+        for (let q = o, p = 0; q < o + rowLen; q += 3, p += 4) {
+          tmp[q] = w0 * (pixels[p0 + p] as number) + w1 * (pixels[p1 + p] as number);
+          tmp[q + 1] = w0 * (pixels[p0 + p + 1] as number) + w1 * (pixels[p1 + p + 1] as number);
+          tmp[q + 2] = w0 * (pixels[p0 + p + 2] as number) + w1 * (pixels[p1 + p + 2] as number);
+        }
+      }
+      continue;
+    }
+    for (let x = 0, px = p0; x < rowLen; x += 3, px += channels) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let k = 0, p = px; k < n; k++, p += stride) {
+        const wk = w[wo + k] as number;
+        r += wk * (pixels[p] as number);
+        g += wk * (pixels[p + 1] as number);
+        b += wk * (pixels[p + 2] as number);
+      }
+      tmp[o + x] = r;
+      tmp[o + x + 1] = g;
+      tmp[o + x + 2] = b;
+    }
+  }
+  // columns: dst[i][j][c] = sum_x w[j][x] * tmp[i][x][c]
+  const hwc = 'hwc' in sink ? sink.hwc : null;
+  const nchw = 'nchw' in sink ? sink.nchw : null;
+  const plane = size * size;
+  for (let i = 0; i < size; i++) {
+    const rowIn = i * rowLen;
+    for (let j = 0; j < size; j++) {
+      const n = count[j] as number;
+      const wo = offset[j] as number;
+      let p = rowIn + (start[j] as number) * 3;
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let k = 0; k < n; k++, p += 3) {
+        const wk = w[wo + k] as number;
+        r += wk * (tmp[p] as number);
+        g += wk * (tmp[p + 1] as number);
+        b += wk * (tmp[p + 2] as number);
+      }
+      const q = i * size + j;
+      if (nchw) {
+        nchw[q] = normalised(r, 0);
+        nchw[plane + q] = normalised(g, 1);
+        nchw[2 * plane + q] = normalised(b, 2);
+      } else if (hwc) {
+        hwc[q * 3] = r;
+        hwc[q * 3 + 1] = g;
+        hwc[q * 3 + 2] = b;
+      }
+    }
+  }
+}
+
+/** One value on the 0..255 scale -> the network's input for channel c. */
+function normalised(v: number, c: 0 | 1 | 2): number {
+  return (v / 255 - (MEAN[c] as number)) / (STD[c] as number);
 }
 
 /**
@@ -80,75 +199,26 @@ export function cropResize(
   channels: 3 | 4 = 3,
   out?: Float64Array,
 ): Float64Array {
-  const { side: s, left, top } = centreSquare(width, height);
-  const taps = areaWeights(s, size);
-  // rows: tmp[i][x][c] = sum_y w[i][y] * src[top + y][left + x][c]
-  const tmp = scratch(size * s * 3);
-  for (let i = 0; i < size; i++) {
-    const j0 = taps.start[i] as number;
-    const w = taps.weights[i] as Float64Array;
-    const out = i * s * 3;
-    for (let k = 0; k < w.length; k++) {
-      const wk = w[k] as number;
-      if (wk === 0) continue;
-      const row = ((top + j0 + k) * width + left) * channels;
-      if (channels === 3) {
-        for (let x = 0; x < s * 3; x++)
-          tmp[out + x] = (tmp[out + x] as number) + wk * (pixels[row + x] as number);
-      } else {
-        for (let x = 0; x < s; x++) {
-          const o = out + x * 3;
-          const p = row + x * 4;
-          tmp[o] = (tmp[o] as number) + wk * (pixels[p] as number);
-          tmp[o + 1] = (tmp[o + 1] as number) + wk * (pixels[p + 1] as number);
-          tmp[o + 2] = (tmp[o + 2] as number) + wk * (pixels[p + 2] as number);
-        }
-      }
-    }
-  }
-  // columns: dst[i][j][c] = sum_x w[j][x] * tmp[i][x][c]
-  const dst = out && out.length === size * size * 3 ? out : new Float64Array(size * size * 3);
-  for (let i = 0; i < size; i++) {
-    const rowIn = i * s * 3;
-    const rowOut = i * size * 3;
-    for (let j = 0; j < size; j++) {
-      const j0 = taps.start[j] as number;
-      const w = taps.weights[j] as Float64Array;
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      for (let k = 0; k < w.length; k++) {
-        const wk = w[k] as number;
-        const p = rowIn + (j0 + k) * 3;
-        r += wk * (tmp[p] as number);
-        g += wk * (tmp[p + 1] as number);
-        b += wk * (tmp[p + 2] as number);
-      }
-      const o = rowOut + j * 3;
-      dst[o] = r;
-      dst[o + 1] = g;
-      dst[o + 2] = b;
-    }
-  }
-  return dst;
+  const hwc = out && out.length === size * size * 3 ? out : new Float64Array(size * size * 3);
+  resample(pixels, width, height, size, channels, { hwc });
+  return hwc;
 }
 
 /** HWC float (0..255) -> normalised NCHW Float32Array [1, 3, size, size]. */
 export function normalize(hwc: Float64Array, size: number): Float32Array {
   const plane = size * size;
   const out = new Float32Array(3 * plane);
-  for (let c = 0; c < 3; c++) {
-    const mean = MEAN[c] as number;
-    const std = STD[c] as number;
+  for (const c of [0, 1, 2] as const) {
     const base = c * plane;
-    for (let p = 0; p < plane; p++) out[base + p] = ((hwc[p * 3 + c] as number) / 255 - mean) / std;
+    for (let p = 0; p < plane; p++) out[base + p] = normalised(hwc[p * 3 + c] as number, c);
   }
   return out;
 }
 
-let resized = new Float64Array(0);
-
-/** The model input of decoded pixels: cropResize then normalize (the resized image in a reused buffer). */
+/**
+ * The model input of decoded pixels: cropResize then normalize, in one pass that writes the
+ * normalised NCHW values straight from the column sums (the same values as the two steps).
+ */
 export function toModelInput(
   pixels: ArrayLike<number>,
   width: number,
@@ -156,8 +226,9 @@ export function toModelInput(
   size: number = INPUT_SIZE,
   channels: 3 | 4 = 3,
 ): Float32Array {
-  if (resized.length !== size * size * 3) resized = new Float64Array(size * size * 3);
-  return normalize(cropResize(pixels, width, height, size, channels, resized), size);
+  const nchw = new Float32Array(3 * size * size);
+  resample(pixels, width, height, size, channels, { nchw });
+  return nchw;
 }
 
 /** Why a model card's input does not fit this preprocessing, or null. */
