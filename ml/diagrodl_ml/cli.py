@@ -9,6 +9,7 @@
     python3 -m diagrodl_ml.cli try-leaf-crop --model M.onnx     # leafcrop.py: a crop centred on the leaf, on validation
     python3 -m diagrodl_ml.cli add-familiarity --model M.onnx --out O.onnx   # familiar.py: far from every training leaf
     python3 -m diagrodl_ml.cli pack --out ml/.pack             # training photos for a GPU machine (gputrain.py)
+    python3 -m diagrodl_ml.cli try-pack-formats --model M.onnx # packformats.py: what each pack format does to lab photos
     python3 -m diagrodl_ml.cli train-gpu --pack ml/.pack --out DIR --arch resnet50 vgg16 --time-budget-min 7.5
     python3 -m diagrodl_ml.cli finish-gpu --arch resnet50 --weights DIR/resnet50.npz   # gpufinish.py
     python3 -m diagrodl_ml.cli bench-views [--views N]         # viewbench.py: CPU time of each kind of training view
@@ -32,12 +33,14 @@ from .ensemble import attach
 from .labgate import attach_gate, expose_gate
 from .familiar import attach as attach_familiarity
 from .leafcrop import try_leaf_crop
+from .packformats import try_pack_formats
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
 from .quantize import quantize
 from .fieldtrain import record_cpu_figures, reevaluate, rethreshold, run
 from .finish import finish
 from .gpufinish import ensemble_card, finish_gpu
-from .gputrain import IMAGENET_ARCH, PACK_IMAGENETTE, PACK_LAB_SIZE, PACK_TINY, GpuConfig, pack, train_gpu
+from .gputrain import (IMAGENET_ARCH, LAB_FORMATS, PACK_IMAGENETTE, PACK_LAB_FORMAT, PACK_LAB_QUALITY, PACK_LAB_SIZE,
+                       PACK_TINY, GpuConfig, pack, train_gpu)
 from .fixtures import tiny_reference, write_tiny_fixture
 from .models import VIEW_COUNTS
 from .preprocess import preprocess_file
@@ -156,12 +159,21 @@ def main(argv: list[str] | None = None) -> int:
                                                "graph's heatmap); prints top-1 per configuration, changes nothing")
     plc.add_argument("--model", required=True, type=Path)
     plc.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
+    ppf = sub.add_parser("try-pack-formats", help="lab validation photos taken through each candidate format of the "
+                                                  "GPU pack: bytes and the model's answers against the originals")
+    ppf.add_argument("--model", required=True, type=Path)
+    ppf.add_argument("--limit", type=int, default=None, help="the first N validation photos only")
     pk = sub.add_parser("pack", help="the training photos, compactly, for a GPU machine (gputrain.pack)")
     pk.add_argument("--out", type=Path, default=REPO_ROOT / "ml" / ".pack")
-    pk.add_argument("--lab-quality", type=int, default=72)
-    pk.add_argument("--lab-size", type=int, default=PACK_LAB_SIZE, help="side of the packed lab photos (they are 256 px)")
-    pk.add_argument("--tiny-negatives", type=int, default=PACK_TINY, help="Tiny ImageNet training negatives packed")
-    pk.add_argument("--imagenette-negatives", type=int, default=PACK_IMAGENETTE, help="Imagenette training negatives packed")
+    pk.add_argument("--lab-format", choices=LAB_FORMATS, default=PACK_LAB_FORMAT,
+                    help="how the lab photos are stored (runs 1-3: webp)")
+    pk.add_argument("--lab-quality", type=int, default=PACK_LAB_QUALITY, help="runs 1-3: 72")
+    pk.add_argument("--lab-size", type=int, default=PACK_LAB_SIZE,
+                    help="side of the packed lab photos (they are 256 px; runs 1-3: 176)")
+    pk.add_argument("--tiny-negatives", type=int, default=PACK_TINY,
+                    help="Tiny ImageNet training negatives packed (runs 1-3: 5000)")
+    pk.add_argument("--imagenette-negatives", type=int, default=PACK_IMAGENETTE,
+                    help="Imagenette training negatives packed (runs 1-3: 1000)")
     pk.add_argument("--no-imagenet-start", action="store_true",
                     help="leave the ImageNet weights out (4.1 MB): for a train-gpu --init run, which needs none")
     pg = sub.add_parser("train-gpu", help="train resnet50 / vgg16 from scratch on a CUDA machine on the same batches "
@@ -231,8 +243,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "try-leaf-crop":
         try_leaf_crop(args.model, args.cache_dir)
         return 0
+    if args.cmd == "try-pack-formats":
+        for row in try_pack_formats(args.model, limit=args.limit):
+            print(json.dumps(row))
+        return 0
     if args.cmd == "pack":
-        print(json.dumps(pack(args.out, args.lab_quality, lab_size=args.lab_size, tiny_negatives=args.tiny_negatives,
+        print(json.dumps(pack(args.out, args.lab_quality, lab_size=args.lab_size, lab_format=args.lab_format,
+                              tiny_negatives=args.tiny_negatives,
                               imagenette_negatives=args.imagenette_negatives,
                               imagenet_start=not args.no_imagenet_start), indent=1))
         return 0

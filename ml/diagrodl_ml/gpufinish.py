@@ -106,7 +106,8 @@ def training_section(arch: str, history: dict, seconds: float) -> dict:
              "training photos (warmstart.unfold_imagenet_start), then every layer trained"
              if arch == IMAGENET_ARCH else "from scratch (no pretrained weights exist here for this architecture)")
             + ("; trained on the same batches as the other GPU network of the run" if len(cfg.get("archs", [])) > 1 else ""),
-            f"lab photos (training split, packed as {pk.get('lab_size')} px WebP quality {pk.get('lab_quality')}): per epoch "
+            f"lab photos (training split, packed as {pk.get('lab_size')} px {pk.get('lab_format', 'webp').upper()} quality "
+            f"{pk.get('lab_quality')}): per epoch "
             f"{cfg.get('lab_plain', 1)} plain lab view(s) and {cfg.get('lab_views', 3) - cfg.get('lab_plain', 1)} field-like view(s) each (fieldaug.field_like: the segmented leaf on a crop of a real "
             "photo, a procedural texture or a bed of other leaves of its class; small in the frame at times; more leaves; "
             "occlusion; hard shadow; glare; white balance, blur, noise, JPEG 30-95)",

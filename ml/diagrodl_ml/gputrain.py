@@ -50,9 +50,15 @@ from .transfer import class_weights, to224
 from .warmstart import unfold_imagenet_start
 
 NOT_LEAF = NUM_CLASSES
-PACK_LAB_SIZE = 176  # the lab photos are 256 px; 176 px WebP keeps the pack within what travels to a GPU machine (64 MiB)
-PACK_IMAGENETTE = 1000  # Imagenette training negatives packed (of 2,746): their 224 px photos are large
-PACK_TINY = 5000  # Tiny ImageNet training negatives packed (of 7,070)
+# The lab photos are 256 px JPEGs; the pack must fit in what travels to a GPU machine (64 MiB with the tracked tree).
+# Runs 1-3 packed them at 176 px, WebP quality 72 (with 5,000 Tiny ImageNet and 1,000 Imagenette negatives), and
+# their networks learned that look. 224 px JPEG quality 65 moves the shipped network's answers on lab validation
+# photos about a third as much as 224 px WebP 72, in about as many bytes (packformats.py, ml/README).
+PACK_LAB_SIZE = 224
+PACK_LAB_FORMAT = "jpeg"
+PACK_LAB_QUALITY = 65
+PACK_IMAGENETTE = 300  # Imagenette training negatives packed (of 2,746): their 224 px photos are large
+PACK_TINY = 2500  # Tiny ImageNet training negatives packed (of 7,070)
 IMAGENET_ARCH = "mobilenet_v2_imagenet"  # the one `--arch` started from ImageNet weights, every layer trained
 PACK_PRETRAINED = "pretrained.tflite"  # the converted start's TFLite file, copied into the pack by `pack`
 BN_PHOTOS, BN_SEED = 512, 2030  # clean lab photos whose statistics unfold the start's folded BatchNorms
@@ -60,28 +66,48 @@ SIZES = ((0.5, 160), (0.8, 192), (1.01, 224))  # (share of the run up to which, 
 
 
 # ---------------------------------------------------------------- pack (CPU machine)
-def _webp(rgb: np.ndarray, quality: int) -> bytes:
+LAB_FORMATS = ("jpeg", "webp")
+
+
+def encode(rgb: np.ndarray, fmt: str, quality: int) -> bytes:
+    """An image as the pack stores it: "jpeg" (PIL's defaults, 4:2:0), "webp" (method 4) or "png" (lossless)."""
     b = io.BytesIO()
-    Image.fromarray(rgb).save(b, "WEBP", quality=quality, method=4)
+    if fmt == "webp":
+        Image.fromarray(rgb).save(b, "WEBP", quality=quality, method=4)
+    elif fmt == "jpeg":
+        Image.fromarray(rgb).save(b, "JPEG", quality=quality)
+    elif fmt == "png":
+        Image.fromarray(rgb).save(b, "PNG")
+    else:
+        raise ValueError(f"unknown image format {fmt!r}")
     return b.getvalue()
 
 
-def pack(out_dir: Path, lab_quality: int = 72, seed: int = 2029, lab_size: int = PACK_LAB_SIZE,
-         tiny_negatives: int = PACK_TINY, imagenette_negatives: int = PACK_IMAGENETTE, imagenet_start: bool = True) -> dict:
-    """Writes out_dir/pack.bin and out_dir/index.json; returns the index's summary. The defaults are the pack of
-    runs 1-3; networks trained on it learned its WebP look (ml/README, run 3), so a larger `lab_size` or
-    `lab_quality` with fewer negatives is the next thing to try within the 64 MiB that travel. `imagenet_start`
+def pack_lab_photo(rgb: np.ndarray, size: int, fmt: str, quality: int) -> bytes:
+    """A 256 px lab photo as the pack stores it: resized to `size` (bilinear), then encoded."""
+    if rgb.shape[:2] != (size, size):
+        rgb = np.asarray(Image.fromarray(rgb).resize((size, size), Image.BILINEAR))
+    return encode(rgb, fmt, quality)
+
+
+def pack(out_dir: Path, lab_quality: int = PACK_LAB_QUALITY, seed: int = 2029, lab_size: int = PACK_LAB_SIZE,
+         tiny_negatives: int = PACK_TINY, imagenette_negatives: int = PACK_IMAGENETTE, imagenet_start: bool = True,
+         lab_format: str = PACK_LAB_FORMAT) -> dict:
+    """Writes out_dir/pack.bin and out_dir/index.json; returns the index's summary. Runs 1-3 used
+    `lab_size=176, lab_format="webp", lab_quality=72, tiny_negatives=5000, imagenette_negatives=1000`; their
+    networks learned that WebP look (ml/README, run 3), hence the defaults (packformats.py). `imagenet_start`
     False leaves the ImageNet weights out (4.1 MB): a run that goes on from an earlier one's .npz needs none."""
+    if lab_format not in LAB_FORMATS:
+        raise ValueError(f"lab_format must be one of {LAB_FORMATS}, not {lab_format!r}")
     items = D.scan()
     split = D.grouped_stratified_split(items)
     fs, ns = field_split(), negatives_split()
     items_out: list[tuple[bytes, str, int]] = []
     for it in split["train"]:
         rgb = load_rgb(D.DEFAULT_DATA_DIR / it.rel_path)
-        rgb = np.asarray(Image.fromarray(rgb).resize((lab_size, lab_size), Image.BILINEAR))
-        items_out.append((_webp(rgb, lab_quality), "lab", it.label))
+        items_out.append((pack_lab_photo(rgb, lab_size, lab_format, lab_quality), "lab", it.label))
     for p in fs["train"]:
-        items_out.append((_webp(to224(load_rgb(FIELD_DIR / p.rel_path)), 90), "field", p.label))
+        items_out.append((encode(to224(load_rgb(FIELD_DIR / p.rel_path)), "webp", 90), "field", p.label))
     tiny = [p for p in ns["train"] if p.rel_path.startswith("tiny-imagenet")]
     nette = [p for p in ns["train"] if not p.rel_path.startswith("tiny-imagenet")]
     rng = np.random.default_rng(seed)
@@ -91,7 +117,7 @@ def pack(out_dir: Path, lab_quality: int = 72, seed: int = 2029, lab_size: int =
     for p in tiny:  # 64 px JPEGs as they are (to224 on the GPU machine, as the product would)
         items_out.append(((NEGATIVES_DIR / p.rel_path).read_bytes(), "negative", NOT_LEAF))
     for p in nette:
-        items_out.append((_webp(to224(load_rgb(NEGATIVES_DIR / p.rel_path)), 75), "negative", NOT_LEAF))
+        items_out.append((encode(to224(load_rgb(NEGATIVES_DIR / p.rel_path)), "webp", 75), "negative", NOT_LEAF))
     pretrained = {}
     for stale in (PACK_PRETRAINED, "pretrained-LICENSE", "pretrained-README.md"):  # an earlier pack's, if any
         (out_dir / stale).unlink(missing_ok=True)
@@ -104,7 +130,7 @@ def pack(out_dir: Path, lab_quality: int = 72, seed: int = 2029, lab_size: int =
         pretrained = {"pretrained": {"file": PACK_PRETRAINED, "from": PRETRAINED_TFLITE.name,
                                      "sha256": hashlib.sha256(PRETRAINED_TFLITE.read_bytes()).hexdigest()}}
     return write_pack(out_dir, items_out, {
-        **pretrained, "lab_size": lab_size, "lab_quality": lab_quality,
+        **pretrained, "lab_size": lab_size, "lab_format": lab_format, "lab_quality": lab_quality,
         "split_sha256": {"train": D.split_hash([it.rel_path for it in split["train"]])},
         "negatives": {"tiny_imagenet": len(tiny), "tiny_imagenet_of": n_tiny, "imagenette": len(nette),
                       "imagenette_of": len(ns["train"]) - n_tiny, "sample_seed": seed}})

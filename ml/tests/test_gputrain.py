@@ -19,10 +19,11 @@ from diagrodl_ml.export import export_onnx
 from diagrodl_ml.fixtures import make_synthetic_dataset
 from diagrodl_ml.gpufinish import raw_logits, training_section
 from diagrodl_ml.gputrain import (
-    IMAGENET_ARCH, NOT_LEAF, PACK_PRETRAINED, EpochViews, GpuConfig, _webp, decode_pack, load_weights, start_model, train_gpu,
-    write_pack,
+    IMAGENET_ARCH, NOT_LEAF, PACK_PRETRAINED, EpochViews, GpuConfig, decode_pack, encode, load_weights, start_model, train_gpu,
+    pack, pack_lab_photo, write_pack,
 )
 from diagrodl_ml.models import PRETRAINED_TFLITE, imagenet_mobilenet_v2
+from diagrodl_ml.packformats import FORMATS
 from diagrodl_ml.predict import eval_tensor
 from diagrodl_ml.models import build_model
 from diagrodl_ml.preprocess import load_rgb
@@ -33,10 +34,10 @@ class GpuTrainTest(unittest.TestCase):
         self.tmp = Path(tempfile.mkdtemp())
         make_synthetic_dataset(self.tmp / "lab", per_class=2, size=96)
         rng = np.random.default_rng(0)
-        items = [(_webp(load_rgb(f), 80), "lab", i) for i, d in enumerate(sorted((self.tmp / "lab").iterdir()))
+        items = [(pack_lab_photo(load_rgb(f), 96, "jpeg", 65), "lab", i) for i, d in enumerate(sorted((self.tmp / "lab").iterdir()))
                  for f in sorted(d.iterdir())]
-        items += [(_webp(rng.integers(0, 255, (224, 224, 3), dtype=np.uint8), 90), "field", k) for k in (0, 3, 9)]
-        items += [(_webp(rng.integers(0, 255, (64, 64, 3), dtype=np.uint8), 90), "negative", NOT_LEAF) for _ in range(4)]
+        items += [(encode(rng.integers(0, 255, (224, 224, 3), dtype=np.uint8), "webp", 90), "field", k) for k in (0, 3, 9)]
+        items += [(encode(rng.integers(0, 255, (64, 64, 3), dtype=np.uint8), "webp", 90), "negative", NOT_LEAF) for _ in range(4)]
         self.index = write_pack(self.tmp / "pack", items, {"lab_size": 96})
 
     def tearDown(self) -> None:
@@ -59,6 +60,24 @@ class GpuTrainTest(unittest.TestCase):
         self.assertEqual((tuple(x.shape), x.dtype, y), ((224, 224, 3), torch.uint8, NOT_LEAF))
         again = EpochViews(dec, cfg, epoch=0)[7][0]
         self.assertTrue(torch.equal(ev[7][0], again), "a view is fixed by (seed, epoch, index)")
+
+    def test_lab_photos_are_packed_at_their_size_in_the_format_asked_for(self) -> None:
+        rgb = np.random.default_rng(1).integers(0, 255, (256, 256, 3), dtype=np.uint8)
+        for fmt, magic in (("jpeg", b"\xff\xd8"), ("webp", b"RIFF"), ("png", b"\x89PNG")):
+            data = pack_lab_photo(rgb, 224, fmt, 65)
+            self.assertTrue(data.startswith(magic), fmt)
+            self.assertEqual(load_rgb(data).shape, (224, 224, 3))
+        small = np.asarray(load_rgb(pack_lab_photo(rgb, 256, "png", 0)))
+        self.assertTrue(np.array_equal(small, rgb), "png at the photo's own size is the photo")
+        self.assertLess(len(pack_lab_photo(rgb, 224, "jpeg", 40)), len(pack_lab_photo(rgb, 224, "jpeg", 90)))
+        # try-pack-formats sees a packed photo as a plain training view does: 224 px, with its packed size
+        for fmt in FORMATS:
+            view, n_bytes = fmt.view(rgb)
+            self.assertEqual((view.shape, view.dtype), ((224, 224, 3), np.uint8), fmt.name)
+            self.assertEqual(n_bytes, len(pack_lab_photo(rgb, fmt.size, fmt.fmt, fmt.quality)), fmt.name)
+        with self.assertRaisesRegex(ValueError, "lab_format"):
+            pack(self.tmp / "never", lab_format="gif")
+        self.assertFalse((self.tmp / "never").exists())
 
     def test_train_gpu_on_the_cpu_writes_weights_that_load_back(self) -> None:
         cfg = GpuConfig(archs=["tiny_cnn"], epochs=1, batch_size=8, workers=1, max_side=32, synthetic=4, background=2,
