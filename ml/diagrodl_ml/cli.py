@@ -10,6 +10,8 @@
     python3 -m diagrodl_ml.cli add-familiarity --model M.onnx --out O.onnx   # familiar.py: far from every training leaf
     python3 -m diagrodl_ml.cli pack --out ml/.pack             # training photos for a GPU machine (gputrain.py)
     python3 -m diagrodl_ml.cli try-pack-formats --model M.onnx # packformats.py: what each pack format does to lab photos
+    python3 -m diagrodl_ml.cli check-saturation --model M.onnx # quantize.py: int16 pair sums that saturate without VNNI
+    python3 -m diagrodl_ml.cli narrow-weights --model M.onnx --out O.onnx   # quantize.py: dense int8 weights to -63..63
     python3 -m diagrodl_ml.cli train-gpu --pack ml/.pack --out DIR --arch resnet50 vgg16 --time-budget-min 7.5
     python3 -m diagrodl_ml.cli finish-gpu --arch resnet50 --weights DIR/resnet50.npz   # gpufinish.py
     python3 -m diagrodl_ml.cli bench-views [--views N]         # viewbench.py: CPU time of each kind of training view
@@ -35,7 +37,7 @@ from .familiar import attach as attach_familiarity
 from .leafcrop import try_leaf_crop
 from .packformats import try_pack_formats
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
-from .quantize import quantize
+from .quantize import NO_SATURATION_MAX, WEIGHT_MAX, narrow_file, pair_saturation, quantize, validation_photos
 from .fieldtrain import record_cpu_figures, reevaluate, rethreshold, run
 from .finish import finish
 from .gpufinish import ensemble_card, finish_gpu
@@ -130,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     pq.add_argument("--model", required=True, type=Path)
     pq.add_argument("--out", required=True, type=Path)
     pq.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
+    pq.add_argument("--weight-max", type=int, choices=(WEIGHT_MAX, NO_SATURATION_MAX), default=WEIGHT_MAX,
+                    help=f"dense weights within -N..N ({NO_SATURATION_MAX}: no saturation on CPUs without VNNI)")
     px = sub.add_parser("add-expert", help="add a lab expert's weighted disease logits to an export's graph (weight and "
                                             "views chosen on validation), calibration and thresholds again, and its card")
     px.add_argument("--model", required=True, type=Path)
@@ -163,6 +167,14 @@ def main(argv: list[str] | None = None) -> int:
                                                   "GPU pack: bytes and the model's answers against the originals")
     ppf.add_argument("--model", required=True, type=Path)
     ppf.add_argument("--limit", type=int, default=None, help="the first N validation photos only")
+    psat = sub.add_parser("check-saturation", help="on lab and field validation photos, the pairs of int8 products "
+                                                   "that saturate an int16 on CPUs without VNNI (VPMADDUBSW)")
+    psat.add_argument("--model", required=True, type=Path)
+    psat.add_argument("--photos", type=int, default=16, help="lab and field validation photos each")
+    pnw = sub.add_parser("narrow-weights", help="an int8 file's dense weights brought to -63..63 (no saturation "
+                                                "without VNNI), with its card; `evaluate` measures it")
+    pnw.add_argument("--model", required=True, type=Path)
+    pnw.add_argument("--out", required=True, type=Path)
     pk = sub.add_parser("pack", help="the training photos, compactly, for a GPU machine (gputrain.pack)")
     pk.add_argument("--out", type=Path, default=REPO_ROOT / "ml" / ".pack")
     pk.add_argument("--lab-format", choices=LAB_FORMATS, default=PACK_LAB_FORMAT,
@@ -243,6 +255,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "try-leaf-crop":
         try_leaf_crop(args.model, args.cache_dir)
         return 0
+    if args.cmd == "check-saturation":
+        for name, batch in validation_photos(args.photos).items():
+            rows = pair_saturation(args.model, [batch])
+            total = {k: sum(r[k] for r in rows) for k in ("pairs", "pairs_saturated", "outputs", "outputs_changed")}
+            worst = max(rows, key=lambda r: r["outputs_changed"] / r["outputs"]) if rows else None
+            print(json.dumps({"photos": f"{len(batch)} {name} validation", "dense_convolutions": len(rows),
+                              "pairs_saturated": round(total["pairs_saturated"] / max(total["pairs"], 1), 6),
+                              "outputs_changed": round(total["outputs_changed"] / max(total["outputs"], 1), 6),
+                              "largest_change": max((r["largest_change"] for r in rows), default=0.0),
+                              "most_changed": worst}))
+        return 0
+    if args.cmd == "narrow-weights":
+        print(json.dumps(narrow_file(args.model, args.out), indent=1))
+        return 0
     if args.cmd == "try-pack-formats":
         for row in try_pack_formats(args.model, limit=args.limit):
             print(json.dumps(row))
@@ -266,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
         bench_views(args.views, cache_dir=args.cache_dir)
         return 0
     if args.cmd == "quantize":
-        print(json.dumps(quantize(args.model, args.out, args.cache_dir), indent=1))
+        print(json.dumps(quantize(args.model, args.out, args.cache_dir, weight_max=args.weight_max), indent=1))
         return 0
     if args.cmd == "tiny-reference":
         print(json.dumps(tiny_reference(args.out, args.arch, args.size, views=args.views)))
