@@ -21,7 +21,7 @@ from PIL import Image
 from . import data as D
 from .evaluate import ort_outputs
 from .gputrain import pack_lab_photo
-from .preprocess import INPUT_SIZE, load_rgb, preprocess_file
+from .preprocess import INPUT_SIZE, load_rgb, preprocess_rgb
 from .transfer import normalise_u8
 
 
@@ -70,12 +70,12 @@ def try_pack_formats(model_path, formats=FORMATS, limit: int | None = None) -> l
     def answers(x: np.ndarray) -> np.ndarray:
         return ort_outputs(model_path, x, skip=("cam",))["probabilities"]
 
-    base = answers(np.stack([preprocess_file(f) for f in files]))
+    originals = [load_rgb(f) for f in files]
+    base = answers(np.stack([preprocess_rgb(rgb) for rgb in originals]))
     orig_bytes = float(np.mean([f.stat().st_size for f in files]))
     rows = [{"format": "original JPEG, as the product sees it", "kb_per_photo": round(orig_bytes / 1024, 2),
              "train_split_mb": round(orig_bytes * n_train / 1e6, 1), "top1": round(float((base.argmax(1) == labels).mean()), 4),
              "same_answer": 1.0, "mean_tv": 0.0}]
-    originals = [load_rgb(f) for f in files]
     for fmt in formats:
         views, sizes = zip(*(fmt.view(rgb) for rgb in originals))
         p = answers(normalise_u8(np.stack(views)))

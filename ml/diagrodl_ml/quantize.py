@@ -220,9 +220,10 @@ def quantize_model(src: Path, dst: Path, ranges: dict[str, tuple[float, float]],
     return file_digest(dst)
 
 
-def _trunk_weights(g: onnx.GraphProto) -> list[tuple[onnx.NodeProto, onnx.NodeProto, onnx.NodeProto | None, float]]:
+def _trunk_weights(g: onnx.GraphProto) -> list[tuple[onnx.NodeProto, onnx.NodeProto, onnx.NodeProto | None,
+                                                    onnx.NodeProto, float]]:
     """Each quantized trunk convolution: (Conv, the DequantizeLinear of its int8 weight, that of its int32 bias or
-    None, the scale of its uint8 input)."""
+    None, that of its uint8 input, the input's scale)."""
     prod = {o: n for n in g.node for o in n.output}
     inits = {i.name: i for i in g.initializer}
     out = []
@@ -232,7 +233,7 @@ def _trunk_weights(g: onnx.GraphProto) -> list[tuple[onnx.NodeProto, onnx.NodePr
             continue
         x_dq = prod[n.input[0]]
         b_dq = prod.get(n.input[2]) if len(n.input) > 2 and n.input[2] else None
-        out.append((n, w_dq, b_dq, float(numpy_helper.to_array(inits[x_dq.input[1]]))))
+        out.append((n, w_dq, b_dq, x_dq, float(numpy_helper.to_array(inits[x_dq.input[1]]))))
     return out
 
 
@@ -245,7 +246,7 @@ def narrow_weights(src: Path, dst: Path, weight_max: int = NO_SATURATION_MAX) ->
     m = onnx.load(str(src))
     g = m.graph
     inits = {i.name: i for i in g.initializer}
-    for conv, w_dq, b_dq, in_scale in _trunk_weights(g):
+    for conv, w_dq, b_dq, _, in_scale in _trunk_weights(g):
         if not _dense(conv):
             continue  # depthwise: not a VPMADDUBSW pair sum
         q = numpy_helper.to_array(inits[w_dq.input[0]]).astype(np.int32)
@@ -279,11 +280,10 @@ def pair_saturation(model_path: Path, batches: list[np.ndarray]) -> list[dict]:
     m = onnx.load(str(model_path))
     inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
     convs = []
-    for conv, w_dq, _, in_scale in _trunk_weights(m.graph):
+    for conv, w_dq, _, x_dq, in_scale in _trunk_weights(m.graph):
         if not _dense(conv):
             continue
         attrs = {a.name: (list(a.ints) if a.ints else a.i) for a in conv.attribute}
-        x_dq = next(n for n in m.graph.node if n.output[0] == conv.input[0])
         convs.append((conv, x_dq, attrs, inits[w_dq.input[0]].astype(np.int32), inits[w_dq.input[1]], in_scale))
     values = probe_outputs(model_path, [c[0].input[0] for c in convs], batches)
     rows = []
@@ -296,8 +296,8 @@ def pair_saturation(model_path: Path, batches: list[np.ndarray]) -> list[dict]:
         largest = 0.0
         for xf in (b[k] for b in values):
             # a graph that averages symmetric views runs the trunk on several copies of each photo
-            side = next(int(round((xf.shape[1] / (cin * v)) ** 0.5)) for v in (1, 2, 4, 8)
-                        if int(round((xf.shape[1] / (cin * v)) ** 0.5)) ** 2 * cin * v == xf.shape[1])
+            sides = (int(round((xf.shape[1] / (cin * v)) ** 0.5)) for v in (1, 2, 4, 8))
+            side = next(sd for sd, v in zip(sides, (1, 2, 4, 8)) if sd * sd * cin * v == xf.shape[1])
             xq = np.clip(np.round(xf.reshape(-1, cin, side, side) / in_scale) + zero, 0, 255).astype(np.int32)
             xq = np.pad(xq, ((0, 0), (0, 0), (pt, pb), (pl, pr)), constant_values=zero)
             ho, wo = (xq.shape[2] - kh) // sh + 1, (xq.shape[3] - kw) // sw + 1
