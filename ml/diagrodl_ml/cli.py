@@ -7,6 +7,7 @@
     python3 -m diagrodl_ml.cli add-lab-gate --model M.onnx --out OUT.onnx   # labgate.py
     python3 -m diagrodl_ml.cli expose-lab-like --model M.onnx   # labgate.py: the gate as output `lab_like`
     python3 -m diagrodl_ml.cli try-leaf-crop --model M.onnx     # leafcrop.py: a crop centred on the leaf, on validation
+    python3 -m diagrodl_ml.cli try-lab-head --model M.onnx      # labhead.py: a lab head on both networks' features
     python3 -m diagrodl_ml.cli add-familiarity --model M.onnx --out O.onnx   # familiar.py: far from every training leaf
     python3 -m diagrodl_ml.cli pack --out ml/.pack             # training photos for a GPU machine (gputrain.py)
     python3 -m diagrodl_ml.cli try-pack-formats --model M.onnx # packformats.py: what each pack format does to lab photos
@@ -35,6 +36,7 @@ from .ensemble import attach
 from .labgate import attach_gate, expose_gate
 from .familiar import attach as attach_familiarity
 from .leafcrop import try_leaf_crop
+from .labhead import try_lab_head
 from .packformats import try_pack_formats
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
 from .quantize import NO_SATURATION_MAX, WEIGHT_MAX, narrow_file, pair_saturation, quantize, validation_photos
@@ -163,6 +165,10 @@ def main(argv: list[str] | None = None) -> int:
                                                "graph's heatmap); prints top-1 per configuration, changes nothing")
     plc.add_argument("--model", required=True, type=Path)
     plc.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
+    plh = sub.add_parser("try-lab-head", help="try on validation a lab head fitted on both networks' pooled features "
+                                              "(lab training photos); prints top-1 per configuration, changes nothing")
+    plh.add_argument("--model", required=True, type=Path)
+    plh.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
     ppf = sub.add_parser("try-pack-formats", help="lab validation photos taken through each candidate format of the "
                                                   "GPU pack: bytes and the model's answers against the originals")
     ppf.add_argument("--model", required=True, type=Path)
@@ -254,6 +260,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.cmd == "try-leaf-crop":
         try_leaf_crop(args.model, args.cache_dir)
+        return 0
+    if args.cmd == "try-lab-head":
+        try_lab_head(args.model, args.cache_dir)
         return 0
     if args.cmd == "check-saturation":
         for name, batch in validation_photos(args.photos).items():
