@@ -35,6 +35,7 @@ from .card import card_path
 from .classes import NUM_CLASSES
 from .data import DEFAULT_CACHE_DIR
 from .ensemble import PREFIX as EXPERT
+from .familiar import unit
 from .fieldtrain import evaluation_sources
 from .labgate import PREFIX as GATE, fit_linear, own_view
 from .quantize import probe_outputs
@@ -91,7 +92,6 @@ def accuracy(logits: np.ndarray, y: np.ndarray) -> float:
 
 def knn_vote(train: np.ndarray, y_train: np.ndarray, query: np.ndarray, k: int, classes: int) -> np.ndarray:
     """Votes [N, classes] of the k training rows most similar (cosine) to each query row."""
-    unit = lambda a: a / (np.linalg.norm(a, axis=1, keepdims=True) + 1e-12)  # noqa: E731
     sims = unit(query) @ unit(train).T
     top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
     votes = np.zeros((len(query), classes))
