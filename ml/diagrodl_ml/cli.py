@@ -78,6 +78,16 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ood", type=int, default=120, help="images per out-of-distribution probe set (0 = skip)")
 
 
+def _model_command(sub, name: str, help: str, out: bool = False) -> argparse.ArgumentParser:
+    """A command on one exported file: `--model`, `--out` when it writes a new file, and `--cache-dir`."""
+    p = sub.add_parser(name, help=help)
+    p.add_argument("--model", required=True, type=Path)
+    if out:
+        p.add_argument("--out", required=True, type=Path)
+    p.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
+    return p
+
+
 def _prepare(args: argparse.Namespace) -> D.Prepared:
     return D.prepare(args.data_dir, args.cache_dir, args.splits_dir, args.split_seed)
 
@@ -130,10 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     prt.add_argument("--max-views", type=int, choices=VIEW_COUNTS, default=1,
                      help="also choose on validation how many symmetric views the graph averages (at most this many; "
                           "the file must have none yet)")
-    pq = sub.add_parser("quantize", help="int8 (QDQ) copy of an export, calibrated on training photos, and its card")
-    pq.add_argument("--model", required=True, type=Path)
-    pq.add_argument("--out", required=True, type=Path)
-    pq.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
+    pq = _model_command(sub, "quantize", "int8 (QDQ) copy of an export, calibrated on training photos, and its card",
+                        out=True)
     pq.add_argument("--weight-max", type=int, choices=(WEIGHT_MAX, NO_SATURATION_MAX), default=WEIGHT_MAX,
                     help=f"dense weights within -N..N ({NO_SATURATION_MAX}: no saturation on CPUs without VNNI)")
     px = sub.add_parser("add-expert", help="add a lab expert's weighted disease logits to an export's graph (weight and "
@@ -146,29 +154,17 @@ def main(argv: list[str] | None = None) -> int:
     px.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
     px.add_argument("--replace", action="store_true",
                     help="the model already holds an expert: take it (and its lab gate) out first")
-    pg = sub.add_parser("add-lab-gate", help="add a gate on lab-like photos (more weight to the lab expert) "
-                                             "to an export that holds a lab expert; weights chosen on validation, "
-                                             "calibration and thresholds again, and its card")
-    pg.add_argument("--model", required=True, type=Path)
-    pg.add_argument("--out", required=True, type=Path)
-    pg.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
-    pl = sub.add_parser("expose-lab-like", help="add the output `lab_like` (the lab gate's value) to a file gated "
-                                                "before it existed, in place, and measure its card again")
-    pl.add_argument("--model", required=True, type=Path)
-    pl.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
-    pf = sub.add_parser("add-familiarity", help="cap the `leaf` output by the photo's similarity to the training "
-                                                "leaves (floor chosen on validation), measure the card again")
-    pf.add_argument("--model", required=True, type=Path)
-    pf.add_argument("--out", required=True, type=Path)
-    pf.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
-    plc = sub.add_parser("try-leaf-crop", help="try on validation a second look at a crop centred on the leaf (the "
-                                               "graph's heatmap); prints top-1 per configuration, changes nothing")
-    plc.add_argument("--model", required=True, type=Path)
-    plc.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
-    plh = sub.add_parser("try-lab-head", help="try on validation a lab head fitted on both networks' pooled features "
-                                              "(lab training photos); prints top-1 per configuration, changes nothing")
-    plh.add_argument("--model", required=True, type=Path)
-    plh.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
+    _model_command(sub, "add-lab-gate", "add a gate on lab-like photos (more weight to the lab expert) to an export "
+                   "that holds a lab expert; weights chosen on validation, calibration and thresholds again, and its "
+                   "card", out=True)
+    _model_command(sub, "expose-lab-like", "add the output `lab_like` (the lab gate's value) to a file gated before it "
+                   "existed, in place, and measure its card again")
+    _model_command(sub, "add-familiarity", "cap the `leaf` output by the photo's similarity to the training leaves "
+                   "(floor chosen on validation), measure the card again", out=True)
+    _model_command(sub, "try-leaf-crop", "try on validation a second look at a crop centred on the leaf (the graph's "
+                   "heatmap); prints top-1 per configuration, changes nothing")
+    _model_command(sub, "try-lab-head", "try on validation a lab head fitted on both networks' pooled features (lab "
+                   "training photos); prints top-1 per configuration, changes nothing")
     ppf = sub.add_parser("try-pack-formats", help="lab validation photos taken through each candidate format of the "
                                                   "GPU pack: bytes and the model's answers against the originals")
     ppf.add_argument("--model", required=True, type=Path)
