@@ -27,7 +27,7 @@ from . import data as D
 from .card import card_path, write_card
 from .evaluate import ort_outputs
 from .export import file_digest, views_concat
-from .fieldtrain import evaluation_sources, rethreshold
+from .fieldtrain import drop_cpu_figures, evaluation_sources, rethreshold
 from .models import VIEW_COUNTS
 from .quantize import _disease_logits_tensor, probe_outputs, recalibrate
 from .transfer import normalise_u8, to224
@@ -278,9 +278,7 @@ def refit_after_graph_change(card: dict, dst: Path, sources: tuple, what: str) -
     """After a change to the disease logits of an export's graph (`what` was added): drops the per-CPU figures of
     the file before it, writes the card beside `dst`, fits the calibration again (quantize.recalibrate), chooses
     the thresholds again and measures every figure on the new file (fieldtrain.rethreshold)."""
-    if card.get("quantization", {}).pop("figures_by_cpu", None):
-        card["notes"].append(f"quantization.figures_by_cpu dropped when {what} was added: they were the figures "
-                             "of the file without it")
+    drop_cpu_figures(card, f"when {what} was added: they were the figures of the file without it")
     write_card(card, card_path(dst))
     recalibrate(dst, sources)
     return rethreshold(dst, sources=sources)

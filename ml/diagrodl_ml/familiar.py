@@ -36,7 +36,7 @@ from . import fieldaug as FA
 from .card import card_path, write_card
 from .classes import CLASS_IDS, NUM_CLASSES
 from .export import file_digest
-from .fieldtrain import evaluation_sources, rethreshold, validation_sets
+from .fieldtrain import drop_cpu_figures, evaluation_sources, rethreshold, validation_sets
 from .labgate import own_view
 from .quantize import probe_outputs
 from .transfer import normalise_u8, to224
@@ -247,9 +247,7 @@ def attach(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dic
     }
     card["notes"].append(f"familiarity cap added by `add-familiarity` (familiarity has the choice): the figures before it "
                          f"were those of {model.name} sha256 {before['sha256'][:12]}")
-    if card.get("quantization", {}).pop("figures_by_cpu", None):
-        card["notes"].append("quantization.figures_by_cpu dropped when the familiarity cap was added: they were the "
-                             "figures of the file without it")
+    drop_cpu_figures(card, "when the familiarity cap was added: they were the figures of the file without it")
     write_card(card, card_path(dst))
     out = rethreshold(dst, sources=sources)
     if out["rejection"]["leaf_threshold"] != leaf_t:

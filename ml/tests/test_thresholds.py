@@ -6,9 +6,9 @@ import unittest
 
 import numpy as np
 
-from diagrodl_ml.calibrate import LAB_LIKE_CUT, accepted, thresholds_for
+from diagrodl_ml.calibrate import LAB_LIKE_CUT, accepted, choose_threshold, thresholds_for
 from diagrodl_ml.classes import NUM_CLASSES
-from diagrodl_ml.fieldtrain import FIELD_ACCEPTED_GOAL, choose_thresholds, decision_rule
+from diagrodl_ml.fieldtrain import FIELD_ACCEPTED_GOAL, LAB_REFUSED_TARGET, choose_thresholds, decision_rule
 from diagrodl_ml.transfer import decide, set_report
 
 
@@ -65,6 +65,36 @@ class ThresholdsTest(unittest.TestCase):
         below = {**split, "field_threshold": split["field_threshold"] - 0.005}
         acc_below = accepted(p_field, below, lab_like=lab_like["field"])
         self.assertLess(right_f[acc_below].mean(), FIELD_ACCEPTED_GOAL)
+
+    def test_lab_like_photos_get_the_highest_threshold_that_meets_the_lab_refusal_target(self) -> None:
+        p_lab, y_lab, p_field, y_field, leaf, lab_like = _validation()
+        leaf["lab"][:3] = 0.0  # three lab photos called "not a leaf": they count as refused too
+        base = choose_threshold(p_lab, y_lab)["threshold"]
+        _, split, notes = choose_thresholds(p_lab, y_lab, p_field, y_field, leaf, lab_like)
+        _, single, _ = choose_thresholds(p_lab, y_lab, p_field, y_field, leaf)
+
+        def refused(rule: dict) -> float:
+            return float(1 - ((leaf["lab"] >= 0.99) & accepted(p_lab, rule, lab_like=lab_like["lab"])).mean())
+
+        self.assertGreater(refused({"threshold": base}), LAB_REFUSED_TARGET)  # the 2nd percentile alone misses it
+        self.assertLess(split["threshold"], base)
+        self.assertLessEqual(refused(split), LAB_REFUSED_TARGET)
+        self.assertGreater(refused({**split, "threshold": split["threshold"] + 0.005}), LAB_REFUSED_TARGET)
+        self.assertEqual(split["field_threshold"], single["threshold"])  # field-like photos keep the field rule's
+        self.assertIn(f"lowered from {base} to {split['threshold']}", notes[-1])
+        self.assertGreaterEqual(single["threshold"], base)  # one threshold for every photo is never lowered
+        acc = accepted(p_lab, split, lab_like=lab_like["lab"])
+        self.assertAlmostEqual(split["val_coverage"], float(acc.mean()))
+
+    def test_the_lab_like_threshold_stays_when_the_lab_refusal_target_is_met(self) -> None:
+        p_lab, y_lab, p_field, y_field, leaf, lab_like = _validation()
+        y_lab = p_lab.argmax(1)  # every lab answer right, and 1 % of them below 0.99
+        low = np.arange(500) % 100 == 0
+        p_lab = np.where(low[:, None], p_lab, _probs(np.full(500, 0.99), y_lab, np.ones(500, bool)))
+        base = choose_threshold(p_lab, y_lab)["threshold"]
+        _, split, notes = choose_thresholds(p_lab, y_lab, p_field, y_field, leaf, lab_like)
+        self.assertEqual(split["threshold"], base)
+        self.assertFalse(any("lowered" in n for n in notes))
 
     def test_the_rule_reaches_decide_and_the_set_report(self) -> None:
         rule = decision_rule({"rule": {"threshold": 0.6, "field_threshold": 0.9}, "leaf": {"leaf_threshold": 0.5}})
