@@ -30,16 +30,25 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     return fit_calibration(logits, labels)[0]
 
 
-def fit_calibration(logits: np.ndarray, labels: np.ndarray, bias_l2: float | None = None) -> tuple[float, np.ndarray]:
+def _scaled(bias, gate, n: int):
+    """The bias term of each of n photos: `bias` itself, or `gate[i] * bias` when a gate is given (a lab gate's
+    value per photo, so that biases fitted on lab photos act on lab-like photos only)."""
+    return bias if gate is None else np.asarray(gate, np.float64).reshape(n, 1) * bias
+
+
+def fit_calibration(logits: np.ndarray, labels: np.ndarray, bias_l2: float | None = None,
+                    gate: np.ndarray | None = None) -> tuple[float, np.ndarray]:
     """Temperature T, and with `bias_l2` set also per-class biases b, minimising the NLL of softmax(z / T + b).
 
     With biases this is bias-corrected temperature scaling (Alexandari et al., ICML 2020): b shifts each class's
     prior, which plain temperature scaling cannot do. `bias_l2` weighs an L2 penalty on b (b is centred, since
     softmax ignores a common shift); without one, the biases of classes with no validation error grow until the
-    optimiser stops. T is clamped to [0.05, 20].
+    optimiser stops. T is clamped to [0.05, 20]. With `gate` (one value in 0..1 per photo), the model is
+    softmax(z / T + gate * b): the biases act in proportion to the gate.
     """
     lg = torch.tensor(logits, dtype=torch.float64)
     y = torch.tensor(labels, dtype=torch.long)
+    g = None if gate is None else torch.tensor(np.asarray(gate, np.float64).reshape(-1, 1))
     log_t = torch.zeros(1, dtype=torch.float64, requires_grad=True)
     bias = torch.zeros(lg.shape[1], dtype=torch.float64, requires_grad=bias_l2 is not None)
     params = [log_t] + ([bias] if bias_l2 is not None else [])
@@ -49,7 +58,7 @@ def fit_calibration(logits: np.ndarray, labels: np.ndarray, bias_l2: float | Non
     def closure() -> torch.Tensor:
         opt.zero_grad()
         b = bias - bias.mean()
-        loss = torch.nn.functional.cross_entropy(lg / log_t.exp() + b, y)
+        loss = torch.nn.functional.cross_entropy(lg / log_t.exp() + (b if g is None else g * b), y)
         if bias_l2:
             loss = loss + bias_l2 * b.pow(2).sum()
         loss.backward()
@@ -60,16 +69,18 @@ def fit_calibration(logits: np.ndarray, labels: np.ndarray, bias_l2: float | Non
     return float(np.clip(log_t.exp().item(), 0.05, 20.0)), b
 
 
-def calibrated(logits: np.ndarray, temperature: float, bias: np.ndarray | None = None) -> np.ndarray:
-    """softmax(logits / T + b): what the exported graph's `probabilities` output computes."""
-    return softmax(logits / temperature + (0.0 if bias is None else bias), 1.0)
+def calibrated(logits: np.ndarray, temperature: float, bias: np.ndarray | None = None,
+               gate: np.ndarray | None = None) -> np.ndarray:
+    """softmax(logits / T + b), or softmax(logits / T + gate * b) with a gate per photo: what the exported graph's
+    `probabilities` output computes."""
+    return softmax(logits / temperature + (0.0 if bias is None else _scaled(np.asarray(bias), gate, len(logits))), 1.0)
 
 
 BIAS_L2_GRID = (1e-2, 1e-3, 0.0)
 
 
 def choose_calibration(logits: np.ndarray, labels: np.ndarray, folds: int = 5, repeats: int = 10,
-                       seed: int = 0, others: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> dict:
+                       seed: int = 0, others: dict[str, tuple] | None = None, gate: np.ndarray | None = None) -> dict:
     """Temperature scaling, or temperature + per-class biases (one L2 weight of BIAS_L2_GRID), by cross-validation.
 
     Each candidate is fitted on 4/5 of the validation split and scored by its NLL on the other fifth, over
@@ -78,6 +89,8 @@ def choose_calibration(logits: np.ndarray, labels: np.ndarray, folds: int = 5, r
     `others`: validation sets of other photos ({name: (logits, labels)}, the field validation part). Biases fitted
     on lab photos move the answer (the argmax) on those too, so they are kept only if the top-1 accuracy summed
     over the lab split and `others` is at least that of the temperature alone (`bias_check` says how it went).
+    `gate`: a lab gate's value for each lab photo; the biases are then fitted and applied as gate * b
+    (fit_calibration), and each entry of `others` carries its photos' gate values as a third element.
     Returns {temperature, bias (None for plain scaling), bias_l2, method, cv: [...], bias_check?}.
     """
     y = np.asarray(labels)
@@ -91,8 +104,8 @@ def choose_calibration(logits: np.ndarray, labels: np.ndarray, folds: int = 5, r
     for l2 in candidates:
         losses, preds, truth = [], [], []
         for fit_idx, held in splits:
-            t, b = fit_calibration(logits[fit_idx], y[fit_idx], l2)  # b is zeros without biases
-            p = calibrated(logits[held], t, b)
+            t, b = fit_calibration(logits[fit_idx], y[fit_idx], l2, _part(gate, fit_idx))  # b: zeros without biases
+            p = calibrated(logits[held], t, b, _part(gate, held))
             losses.append(nll(p, y[held]))
             preds.append(p.argmax(1))
             truth.append(y[held])
@@ -101,28 +114,48 @@ def choose_calibration(logits: np.ndarray, labels: np.ndarray, folds: int = 5, r
         cv.append({"bias_l2": l2, "nll": float(np.mean(losses)), "accuracy": float((pr == tr).mean()),
                    "min_recall": min(recalls)})
     best = min(cv, key=lambda c: c["nll"])
-    t, b = fit_calibration(logits, y, best["bias_l2"])
+    t, b = fit_calibration(logits, y, best["bias_l2"], gate)
     with_bias = best["bias_l2"] is not None
     out = {"temperature": t, "bias": b if with_bias else None, "bias_l2": best["bias_l2"], "cv": cv}
     if with_bias and others:
         t0, _ = fit_calibration(logits, y, None)
-        sets = {"lab": (logits, y), **others}
+        sets = {"lab": (logits, y, gate), **{k: (v + (None,))[:3] for k, v in others.items()}}
 
         def top1(temp: float, bias: np.ndarray | None) -> dict[str, float]:
-            return {k: float((calibrated(z, temp, bias).argmax(1) == np.asarray(lab)).mean()) for k, (z, lab) in sets.items()}
+            return {k: float((calibrated(z, temp, bias, g).argmax(1) == np.asarray(lab)).mean())
+                    for k, (z, lab, g) in sets.items()}
 
         kept, alone = top1(t, b), top1(t0, None)
         out["bias_check"] = {"with_bias": kept, "temperature_alone": alone, "kept": sum(kept.values()) >= sum(alone.values())}
         if not out["bias_check"]["kept"]:
             out.update(temperature=t0, bias=None, bias_l2=None)
     out["method"] = "temperature and per-class bias" if out["bias"] is not None else "temperature"
+    if gate is not None and out["bias"] is not None:
+        out["method"] += " scaled by the lab gate"
     return out
 
 
-def calibration_method(bias_l2: float | None) -> str:
-    """The card's words for a choose_calibration result."""
+def bias_gate(calibration: dict, outputs: dict[str, np.ndarray]) -> np.ndarray | None:
+    """The per-photo scale of a card's class biases on a file's `outputs`: its `lab_like` output when the
+    biases are scaled by the lab gate (quantize.recalibrate), else None (they apply in full)."""
+    if calibration.get("class_bias_scaled_by") != "lab_like":
+        return None
+    return np.asarray(outputs["lab_like"]).reshape(-1)
+
+
+def _part(gate: np.ndarray | None, idx: np.ndarray) -> np.ndarray | None:
+    return None if gate is None else np.asarray(gate).reshape(-1)[idx]
+
+
+def calibration_method(bias_l2: float | None, gated: bool = False) -> str:
+    """The card's words for a choose_calibration result (`gated`: the biases were fitted with the lab gate)."""
     if bias_l2 is None:
         return "temperature scaling fitted on the lab validation split (LBFGS on NLL); ECE with 15 equal-width bins"
+    if gated:
+        return ("bias-corrected temperature scaling on lab-like photos: probabilities = softmax(logits / T + g b) over the "
+                "10 disease logits, g the photo's `lab_like` value (the lab gate), T and per-class biases b fitted on "
+                f"the lab validation split (LBFGS on NLL + {bias_l2:g} * |b|^2), so the biases the lab photos call for "
+                "leave field-like photos alone; ECE with 15 equal-width bins")
     return ("bias-corrected temperature scaling: probabilities = softmax(logits / T + b) over the 10 disease logits, T and "
             f"per-class biases b fitted on the lab validation split (LBFGS on NLL + {bias_l2:g} * |b|^2); "
             "ECE with 15 equal-width bins")

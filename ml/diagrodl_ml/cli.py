@@ -6,6 +6,7 @@
     python3 -m diagrodl_ml.cli evaluate --model models/mobilenet.onnx [--update-card]
     python3 -m diagrodl_ml.cli add-lab-gate --model M.onnx --out OUT.onnx   # labgate.py
     python3 -m diagrodl_ml.cli expose-lab-like --model M.onnx   # labgate.py: the gate as output `lab_like`
+    python3 -m diagrodl_ml.cli recalibrate --model M.onnx       # quantize.recalibrate: calibration (and thresholds) again
     python3 -m diagrodl_ml.cli try-leaf-crop --model M.onnx     # leafcrop.py: a crop centred on the leaf, on validation
     python3 -m diagrodl_ml.cli try-lab-head --model M.onnx      # labhead.py: a lab head on both networks' features
     python3 -m diagrodl_ml.cli add-familiarity --model M.onnx --out O.onnx   # familiar.py: far from every training leaf
@@ -32,7 +33,7 @@ import torch
 
 from . import data as D
 from .card import data_section
-from .ensemble import attach
+from .ensemble import attach, refit_calibration
 from .labgate import attach_gate, expose_gate
 from .familiar import attach as attach_familiarity
 from .leafcrop import try_leaf_crop
@@ -157,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     _model_command(sub, "add-lab-gate", "add a gate on lab-like photos (more weight to the lab expert) to an export "
                    "that holds a lab expert; weights chosen on validation, calibration and thresholds again, and its "
                    "card", out=True)
+    _model_command(sub, "recalibrate", "fit an export's temperature and class biases again on validation (in a file "
+                   "with a lab gate, biases scaled by the gate), choose its thresholds again and measure its card, "
+                   "in place")
     _model_command(sub, "expose-lab-like", "add the output `lab_like` (the lab gate's value) to a file gated before it "
                    "existed, in place, and measure its card again")
     _model_command(sub, "add-familiarity", "cap the `leaf` output by the photo's similarity to the training leaves "
@@ -243,6 +247,10 @@ def main(argv: list[str] | None = None) -> int:
         card = attach_gate(args.model, args.out, args.cache_dir)
         print(json.dumps({"file": card["file"], "lab_gate": {k: card["lab_gate"][k] for k in
                                                              ("w_lab", "w_other", "val_accuracy")}}, indent=1))
+        return 0
+    if args.cmd == "recalibrate":
+        card = refit_calibration(args.model, args.cache_dir)
+        print(json.dumps({k: card[k] for k in ("file", "calibration", "rejection")}, indent=1))
         return 0
     if args.cmd == "expose-lab-like":
         card = expose_gate(args.model, args.cache_dir)

@@ -29,7 +29,7 @@ from .evaluate import ort_outputs
 from .export import file_digest, views_concat
 from .fieldtrain import drop_cpu_figures, evaluation_sources, rethreshold
 from .models import VIEW_COUNTS
-from .quantize import _disease_logits_tensor, probe_outputs, recalibrate
+from .quantize import GATED_BIAS, _disease_logits_tensor, probe_outputs, recalibrate
 from .transfer import normalise_u8, to224
 
 PREFIX = "expert__"
@@ -147,6 +147,8 @@ def without_expert(src: Path, dst: Path) -> dict:
     own = next(n for n in g.node if n.name == PREFIX + "sum_add").input[0]
     mul = next(n for n in g.node if n.op_type == "Mul" and "inv_t" in n.input)
     mul.input[:] = [own if t == PREFIX + "sum" else t for t in mul.input]
+    for n in g.node:  # class biases scaled by the gate (quantize.scale_bias_by_gate) apply in full again
+        n.input[:] = ["class_bias" if t == GATED_BIAS else t for t in n.input]
     keep = [n for n in g.node if not n.name.startswith(gone)]
     del g.node[:]
     g.node.extend(keep)
@@ -282,3 +284,22 @@ def refit_after_graph_change(card: dict, dst: Path, sources: tuple, what: str) -
     write_card(card, card_path(dst))
     recalibrate(dst, sources)
     return rethreshold(dst, sources=sources)
+
+
+def refit_calibration(model: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dict:
+    """`recalibrate`: fits the calibration of an export again on validation (quantize.recalibrate: in a file with a
+    lab gate, class biases scaled by the gate), chooses the thresholds again and measures every figure (in place)."""
+    if not model.is_file() or not card_path(model).is_file():
+        raise SystemExit(f"error: {model} and its card {card_path(model).name} are needed")
+    card = json.loads(card_path(model).read_text())
+    drop_cpu_figures(card, "when the calibration was fitted again: they were the figures of the calibration before")
+    write_card(card, card_path(model))
+    sources = evaluation_sources(card, cache_dir)
+    before = {k: card["calibration"].get(k) for k in ("temperature", "class_bias")}
+    cal = recalibrate(model, sources)
+    card = json.loads(card_path(model).read_text())
+    card["notes"].append(f"calibration fitted again by `recalibrate` (quantize.recalibrate; was T {before['temperature']}, "
+                         f"class biases {before['class_bias']}): {cal['method']}; thresholds chosen and every figure "
+                         "measured again")
+    write_card(card, card_path(model))
+    return rethreshold(model, sources=sources)

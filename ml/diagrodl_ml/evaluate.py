@@ -92,9 +92,13 @@ def onnx_outputs(model_path: Path, batches: Iterable[np.ndarray]) -> tuple[np.nd
 
 
 def calibration_summary(probs_cal: np.ndarray, labels: np.ndarray, temperature: float,
-                        bias: np.ndarray | None = None) -> dict:
-    """ECE after (the calibrated probabilities) and before (logits recovered as T*(log p - b), up to a shift)."""
-    log_p = np.log(np.clip(probs_cal, 1e-30, 1.0)) - (0.0 if bias is None else np.asarray(bias))
+                        bias: np.ndarray | None = None, gate: np.ndarray | None = None) -> dict:
+    """ECE after (the calibrated probabilities) and before (logits recovered as T*(log p - b), up to a shift;
+    T*(log p - g b) with the biases scaled by a gate g per photo)."""
+    b = 0.0 if bias is None else np.asarray(bias)[None, :]
+    if gate is not None:
+        b = np.asarray(gate).reshape(-1, 1) * b
+    log_p = np.log(np.clip(probs_cal, 1e-30, 1.0)) - b
     raw = softmax(temperature * log_p, 1.0)
     return {"ece_before": round(ece(raw, labels), 4), "ece_after": round(ece(probs_cal, labels), 4)}
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .calibrate import accepted, calibrated, calibration_method, choose_calibration, choose_threshold, ece, nll, softmax
+from .calibrate import accepted, bias_gate, calibrated, calibration_method, choose_calibration, choose_threshold, ece, nll, softmax
 from .card import build_card, card_path, goals_check, write_card
 from .classes import CLASS_IDS, NUM_CLASSES
 from . import data as D
@@ -521,7 +521,7 @@ def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR
     ev = evaluate_export(None, model_path, cache, src, rules)
     m = metrics(ev["test_out"]["probabilities"], ev["y_test"])
     cal = calibration_summary(ev["test_out"]["probabilities"], ev["y_test"], card["calibration"]["temperature"],
-                              card["calibration"].get("class_bias"))
+                              card["calibration"].get("class_bias"), bias_gate(card["calibration"], ev["test_out"]))
     checks = [("metrics.accuracy", m["accuracy"], card["metrics"]["accuracy"]),
               ("metrics.min_recall", m["min_recall"], card["metrics"]["min_recall"]),
               ("calibration.test_ece_after", cal["ece_after"], card["calibration"]["test_ece_after"])]
@@ -710,7 +710,8 @@ def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR, max_views
     ev = evaluate_export(None, model_path, cache, src, rules)
     m = metrics(ev["test_out"]["probabilities"], ev["y_test"])
     cal = card["calibration"]
-    cal_test = calibration_summary(ev["test_out"]["probabilities"], ev["y_test"], cal["temperature"], cal.get("class_bias"))
+    cal_test = calibration_summary(ev["test_out"]["probabilities"], ev["y_test"], cal["temperature"], cal.get("class_bias"),
+                                   bias_gate(cal, ev["test_out"]))
     card["file"].update(file_digest(model_path))
     card["metrics"] = {**card["metrics"], "evaluated_with": ev["evaluated_with"], **m}
     card["calibration"].update({"test_ece_before": cal_test["ece_before"], "test_ece_after": cal_test["ece_after"]})

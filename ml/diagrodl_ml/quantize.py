@@ -365,10 +365,32 @@ def _disease_logits_tensor(graph: onnx.GraphProto) -> str:
     return next(i for i in mul.input if i != "inv_t")
 
 
+GATE_TENSOR = "labgate__gate"  # the lab gate's value [N, 1] (labgate.PREFIX + "gate")
+GATED_BIAS = "labgate__class_bias"  # the class biases scaled by it (scale_bias_by_gate)
+
+
+def scale_bias_by_gate(graph: onnx.GraphProto) -> bool:
+    """Makes the graph add `gate * class_bias` to the calibrated disease logits instead of `class_bias` (a Mul
+    named GATED_BIAS before the Add, its name in the lab gate's prefix so that ensemble.without_expert takes it
+    away with the gate). Returns False when the graph does so already."""
+    if any(n.name == GATED_BIAS for n in graph.node):
+        return False
+    add = next(n for n in graph.node if n.op_type == "Add" and "class_bias" in n.input)
+    add.input[:] = [GATED_BIAS if t == "class_bias" else t for t in add.input]
+    nodes = list(graph.node)
+    at = nodes.index(add)
+    del graph.node[:]
+    graph.node.extend(nodes[:at] + [helper.make_node("Mul", [GATE_TENSOR, "class_bias"], [GATED_BIAS], name=GATED_BIAS)]
+                      + nodes[at:])
+    return True
+
+
 def recalibrate(model_path: Path, sources: tuple) -> dict:
     """Fits the temperature and class biases again on the lab validation split, on this file's own disease
     logits (quantization moves them a little), writes them into the graph and the card. The leaf scaling and
-    the thresholds are left to `rethreshold`, which runs next. `sources`: `fieldtrain.evaluation_sources`."""
+    the thresholds are left to `rethreshold`, which runs next. `sources`: `fieldtrain.evaluation_sources`.
+    In a file with a lab gate (labgate.py) the biases are fitted and applied in proportion to the gate's value:
+    they are fitted on lab photos, and the field photos call for others (calibrate.choose_calibration)."""
     cp = card_path(model_path)
     card = json.loads(cp.read_text())
     cfg, cache, src = sources
@@ -377,11 +399,15 @@ def recalibrate(model_path: Path, sources: tuple) -> dict:
     y = cache.labels[lab_val]
 
     m = onnx.load(str(model_path))
-    name = _disease_logits_tensor(m.graph)
-    logits = np.concatenate([b[0] for b in probe_outputs(model_path, [name], [x[s:s + 512] for s in range(0, len(x), 512)])])
-    logits = logits.astype(np.float64)
-    field = probe_outputs(model_path, [name], [normalise_u8(np.stack(src["field_val"][0]))])[0][0].astype(np.float64)
-    cal = choose_calibration(logits, y, seed=cfg.seed, others={"field": (field, np.asarray(src["field_val"][1]))})
+    gated = any(GATE_TENSOR in n.output for n in m.graph.node)
+    names = [_disease_logits_tensor(m.graph)] + ([GATE_TENSOR] if gated else [])
+    lab = probe_outputs(model_path, names, [x[s:s + 512] for s in range(0, len(x), 512)])
+    logits = np.concatenate([b[0] for b in lab]).astype(np.float64)
+    field = probe_outputs(model_path, names, [normalise_u8(np.stack(src["field_val"][0]))])[0]
+    gate_lab = np.concatenate([b[1] for b in lab]).reshape(-1) if gated else None
+    others = {"field": (field[0].astype(np.float64), np.asarray(src["field_val"][1]),
+                        field[1].reshape(-1) if gated else None)}
+    cal = choose_calibration(logits, y, seed=cfg.seed, others=others, gate=gate_lab)
     t, bias = cal["temperature"], cal["bias"]
     for init in m.graph.initializer:
         if init.name == "inv_t":
@@ -390,13 +416,18 @@ def recalibrate(model_path: Path, sources: tuple) -> dict:
         elif init.name == "class_bias":
             b = np.zeros(numpy_helper.to_array(init).shape, np.float32) if bias is None else np.asarray(bias, np.float32)
             init.CopyFrom(numpy_helper.from_array(b.reshape(numpy_helper.to_array(init).shape), "class_bias"))
+    if gated:
+        scale_bias_by_gate(m.graph)
+        onnx.checker.check_model(m)
     onnx.save(m, str(model_path))
-    p_raw, p_cal = softmax(logits, 1.0), calibrated(logits, t, bias)
+    p_raw, p_cal = softmax(logits, 1.0), calibrated(logits, t, bias, gate_lab)
     card["file"].update(file_digest(model_path))
-    card["calibration"].pop("bias_check", None)
+    for k in ("bias_check", "class_bias_scaled_by"):
+        card["calibration"].pop(k, None)
     card["calibration"].update({
-        "method": calibration_method(cal["bias_l2"]),
+        "method": calibration_method(cal["bias_l2"], gated),
         **({"bias_check": cal["bias_check"]} if "bias_check" in cal else {}),
+        **({"class_bias_scaled_by": "lab_like"} if gated else {}),
         "temperature": round(t, 5),
         "class_bias": [round(float(v), 5) for v in (np.zeros(len(logits[0])) if bias is None else bias)],
         "val_ece_before": round(ece(p_raw, y), 4), "val_ece_after": round(ece(p_cal, y), 4),

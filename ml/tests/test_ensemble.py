@@ -10,14 +10,14 @@ import numpy as np
 import onnx
 import torch
 
-from diagrodl_ml.calibrate import softmax
+from diagrodl_ml.calibrate import calibrated, softmax
 from diagrodl_ml.classes import NUM_CLASSES
 from diagrodl_ml.ensemble import add_expert, expert_logits_model, without_expert
 from diagrodl_ml.labgate import add_lab_like_output, add_gate, combined, fit_gate, fit_linear, gate_of, probe, tensors
 from diagrodl_ml.evaluate import node_ort_available, ort_outputs
 from diagrodl_ml.export import add_views, export_onnx
 from diagrodl_ml.models import build_model
-from diagrodl_ml.quantize import _disease_logits_tensor, probe_outputs
+from diagrodl_ml.quantize import _disease_logits_tensor, probe_outputs, scale_bias_by_gate
 from diagrodl_ml.transfer import LAB_LIKE_CUT, normalise_u8, set_report
 
 SIZE = 32
@@ -125,6 +125,34 @@ class LabExpertTest(unittest.TestCase):
                              for n in onnx.load(str(self.tmp / "alone.onnx")).graph.node))
         with self.assertRaises(ValueError):
             without_expert(self.tmp / "main.onnx", self.tmp / "again.onnx")
+
+    def test_class_biases_scaled_by_the_gate_act_on_lab_like_photos_only(self) -> None:
+        """quantize.scale_bias_by_gate: the graph adds g * class_bias; without_expert puts the full bias back."""
+        add_expert(self.tmp / "main.onnx", self.tmp / "expert4.onnx", self.tmp / "sum.onnx", 0.3, 2)
+        u8 = np.random.default_rng(4).integers(0, 256, (4, SIZE, SIZE, 3), dtype=np.uint8)
+        x = normalise_u8(u8)
+        p = probe(self.tmp / "sum.onnx", u8)
+        gate = (np.random.default_rng(5).normal(0, 1, p["features"].shape[1]), 0.2)
+        add_gate(self.tmp / "sum.onnx", self.tmp / "gated.onnx", {"gate": gate, "w_lab": 2.0, "w_other": 0.3})
+        m = onnx.load(str(self.tmp / "gated.onnx"))
+        self.assertTrue(scale_bias_by_gate(m.graph))
+        self.assertFalse(scale_bias_by_gate(m.graph))  # once only
+        onnx.checker.check_model(m)
+        onnx.save(m, str(self.tmp / "scaled.onnx"))
+        got = ort_outputs(self.tmp / "scaled.onnx", x)
+        g = gate_of(p["features"], gate)
+        self.assertTrue((g > 0.05).any() and (g < 0.95).any(), "the gate should vary across the photos")
+        z = combined(p, gate, 2.0, 0.3) / 1.3
+        np.testing.assert_allclose(got["probabilities"], softmax(z + g[:, None] * self.bias, 1.0), atol=1e-5)
+        np.testing.assert_allclose(got["probabilities"], calibrated(combined(p, gate, 2.0, 0.3), 1.3, self.bias, g),
+                                   atol=1e-5)
+        before = ort_outputs(self.tmp / "gated.onnx", x)
+        for k in ("energy", "leaf", "cam", "lab_like"):
+            np.testing.assert_allclose(got[k], before[k], atol=1e-6, err_msg=k)
+        without_expert(self.tmp / "scaled.onnx", self.tmp / "alone.onnx")
+        alone, main = ort_outputs(self.tmp / "alone.onnx", x), ort_outputs(self.tmp / "main.onnx", x)
+        for k in main:
+            np.testing.assert_allclose(alone[k], main[k], atol=1e-6, err_msg=k)
 
 
 class LinearFitTest(unittest.TestCase):

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from diagrodl_ml.calibrate import bias_gate, calibrated
 from diagrodl_ml.card import card_path
 from diagrodl_ml.evaluate import node_ort_available, ort_outputs
 from diagrodl_ml.export import export_onnx
@@ -37,9 +38,8 @@ class ProbeTest(unittest.TestCase):
         self.assertEqual({k: v.shape for k, v in p.items()},
                          {"main": (5, 1280), "expert": (5, 576), "logits": (5, 10), "gate": (5, 1)})
         cal = json.loads(card_path(SHIPPED).read_text())["calibration"]
-        z = p["logits"] / cal["temperature"] + np.asarray(cal["class_bias"])
-        probs = np.exp(z - z.max(1, keepdims=True))
-        np.testing.assert_allclose(probs / probs.sum(1, keepdims=True), out["probabilities"], atol=1e-5)
+        z = calibrated(p["logits"], cal["temperature"], np.asarray(cal["class_bias"]), bias_gate(cal, {"lab_like": p["gate"]}))
+        np.testing.assert_allclose(z, out["probabilities"], atol=1e-5)
         np.testing.assert_allclose(p["gate"][:, 0], out["lab_like"].reshape(-1), atol=1e-6)
 
     def test_a_file_without_expert_and_gate_is_refused(self) -> None:

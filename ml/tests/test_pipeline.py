@@ -138,6 +138,33 @@ class CalibrationTest(unittest.TestCase):
         self.assertGreater(kept["bias"][2], 1.5)
         self.assertEqual(kept["method"], "temperature and per-class bias")
 
+    def test_class_bias_scaled_by_a_lab_gate_is_kept_where_a_plain_one_is_dropped(self) -> None:
+        """Biases fitted as gate * b on lab photos (gate near 1) leave photos the gate calls field-like (near 0)
+        nearly as they were, so the top-1 check no longer drops them."""
+        from diagrodl_ml.calibrate import calibrated, choose_calibration
+
+        rng = np.random.default_rng(2)
+        y = rng.integers(0, 10, 1500)
+        lab = rng.normal(0, 1, (1500, 10))
+        lab[np.arange(1500), y] += 3.0
+        lab[:, 2] -= 2.5  # on lab photos the network under-predicts class 2
+        yf = rng.integers(0, 10, 300)
+        field = rng.normal(0, 1, (300, 10))
+        field[np.arange(300), yf] += 1.0
+        field[:, 2] += 0.8  # not on field photos: a full bias would make class 2 win there wrongly
+        g_lab, g_field = rng.uniform(0.9, 1.0, 1500), rng.uniform(0.0, 0.05, 300)
+        self.assertIsNone(choose_calibration(lab, y, repeats=2, others={"field": (field, yf)})["bias"])
+        c = choose_calibration(lab, y, repeats=2, others={"field": (field, yf, g_field)}, gate=g_lab)
+        self.assertTrue(c["bias_check"]["kept"])
+        self.assertEqual(c["method"], "temperature and per-class bias scaled by the lab gate")
+        self.assertGreater(c["bias"][2], 1.5)
+        self.assertGreater(c["bias_check"]["with_bias"]["lab"], c["bias_check"]["temperature_alone"]["lab"])
+        self.assertGreaterEqual(c["bias_check"]["with_bias"]["field"], c["bias_check"]["temperature_alone"]["field"] - 0.01)
+        # gate 0: the temperature alone; gate 1: the full bias
+        t, b = c["temperature"], c["bias"]
+        np.testing.assert_allclose(calibrated(field, t, b, np.zeros(300)), softmax(field, t), atol=1e-12)
+        np.testing.assert_allclose(calibrated(lab, t, b, np.ones(1500)), calibrated(lab, t, b), atol=1e-12)
+
     def test_plain_temperature_wins_when_the_classes_are_balanced(self) -> None:
         from diagrodl_ml.calibrate import choose_calibration
 
