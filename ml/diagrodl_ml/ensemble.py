@@ -280,7 +280,11 @@ def refit_after_graph_change(card: dict, dst: Path, sources: tuple, what: str) -
     """After a change to the disease logits of an export's graph (`what` was added): drops the per-CPU figures of
     the file before it, writes the card beside `dst`, fits the calibration again (quantize.recalibrate), chooses
     the thresholds again and measures every figure on the new file (fieldtrain.rethreshold)."""
-    drop_cpu_figures(card, f"when {what} was added: they were the figures of the file without it")
+    return _refit(card, dst, sources, f"when {what} was added: they were the figures of the file without it")
+
+
+def _refit(card: dict, dst: Path, sources: tuple, why: str) -> dict:
+    drop_cpu_figures(card, why)
     write_card(card, card_path(dst))
     recalibrate(dst, sources)
     return rethreshold(dst, sources=sources)
@@ -292,14 +296,9 @@ def refit_calibration(model: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dic
     if not model.is_file() or not card_path(model).is_file():
         raise SystemExit(f"error: {model} and its card {card_path(model).name} are needed")
     card = json.loads(card_path(model).read_text())
-    drop_cpu_figures(card, "when the calibration was fitted again: they were the figures of the calibration before")
-    write_card(card, card_path(model))
-    sources = evaluation_sources(card, cache_dir)
-    before = {k: card["calibration"].get(k) for k in ("temperature", "class_bias")}
-    cal = recalibrate(model, sources)
-    card = json.loads(card_path(model).read_text())
-    card["notes"].append(f"calibration fitted again by `recalibrate` (quantize.recalibrate; was T {before['temperature']}, "
-                         f"class biases {before['class_bias']}): {cal['method']}; thresholds chosen and every figure "
-                         "measured again")
-    write_card(card, card_path(model))
-    return rethreshold(model, sources=sources)
+    cal = card["calibration"]
+    card["notes"].append(f"calibration fitted again by `recalibrate` (quantize.recalibrate; was T {cal.get('temperature')}, "
+                         f"class biases {cal.get('class_bias')}; `calibration` has the new one); thresholds chosen and "
+                         "every figure measured again")
+    return _refit(card, model, evaluation_sources(card, cache_dir),
+                  "when the calibration was fitted again: they were the figures of the calibration before")
