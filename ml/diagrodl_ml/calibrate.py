@@ -30,10 +30,13 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     return fit_calibration(logits, labels)[0]
 
 
-def _scaled(bias, gate, n: int):
-    """The bias term of each of n photos: `bias` itself, or `gate[i] * bias` when a gate is given (a lab gate's
-    value per photo, so that biases fitted on lab photos act on lab-like photos only)."""
-    return bias if gate is None else np.asarray(gate, np.float64).reshape(n, 1) * bias
+def bias_term(bias, gate, n: int):
+    """What the class biases add to the scaled logits of n photos: 0 without biases, `bias` itself, or
+    `gate[i] * bias` when a gate is given (a lab gate's value per photo, so that biases fitted on lab photos act on
+    lab-like photos only)."""
+    if bias is None:
+        return 0.0
+    return np.asarray(bias) if gate is None else np.asarray(gate, np.float64).reshape(n, 1) * np.asarray(bias)
 
 
 def fit_calibration(logits: np.ndarray, labels: np.ndarray, bias_l2: float | None = None,
@@ -73,7 +76,7 @@ def calibrated(logits: np.ndarray, temperature: float, bias: np.ndarray | None =
                gate: np.ndarray | None = None) -> np.ndarray:
     """softmax(logits / T + b), or softmax(logits / T + gate * b) with a gate per photo: what the exported graph's
     `probabilities` output computes."""
-    return softmax(logits / temperature + (0.0 if bias is None else _scaled(np.asarray(bias), gate, len(logits))), 1.0)
+    return softmax(logits / temperature + bias_term(bias, gate, len(logits)), 1.0)
 
 
 BIAS_L2_GRID = (1e-2, 1e-3, 0.0)

@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from .augment import composite, make_texture
-from .calibrate import accepted, ece, softmax
+from .calibrate import accepted, bias_term, ece, softmax
 from .card import card_path, write_card
 from .classes import CLASS_IDS
 from .data import Prepared
@@ -95,10 +95,7 @@ def calibration_summary(probs_cal: np.ndarray, labels: np.ndarray, temperature: 
                         bias: np.ndarray | None = None, gate: np.ndarray | None = None) -> dict:
     """ECE after (the calibrated probabilities) and before (logits recovered as T*(log p - b), up to a shift;
     T*(log p - g b) with the biases scaled by a gate g per photo)."""
-    b = 0.0 if bias is None else np.asarray(bias)[None, :]
-    if gate is not None:
-        b = np.asarray(gate).reshape(-1, 1) * b
-    log_p = np.log(np.clip(probs_cal, 1e-30, 1.0)) - b
+    log_p = np.log(np.clip(probs_cal, 1e-30, 1.0)) - bias_term(bias, gate, len(probs_cal))
     raw = softmax(temperature * log_p, 1.0)
     return {"ece_before": round(ece(raw, labels), 4), "ece_after": round(ece(probs_cal, labels), 4)}
 

@@ -401,9 +401,10 @@ def recalibrate(model_path: Path, sources: tuple) -> dict:
     m = onnx.load(str(model_path))
     gated = any(GATE_TENSOR in n.output for n in m.graph.node)
     names = [_disease_logits_tensor(m.graph)] + ([GATE_TENSOR] if gated else [])
-    lab = probe_outputs(model_path, names, [x[s:s + 512] for s in range(0, len(x), 512)])
+    # one probe file for both sets: the lab validation batches, then the field validation part as the last batch
+    *lab, field = probe_outputs(model_path, names, [x[s:s + 512] for s in range(0, len(x), 512)]
+                                + [normalise_u8(np.stack(src["field_val"][0]))])
     logits = np.concatenate([b[0] for b in lab]).astype(np.float64)
-    field = probe_outputs(model_path, names, [normalise_u8(np.stack(src["field_val"][0]))])[0]
     gate_lab = np.concatenate([b[1] for b in lab]).reshape(-1) if gated else None
     others = {"field": (field[0].astype(np.float64), np.asarray(src["field_val"][1]),
                         field[1].reshape(-1) if gated else None)}
