@@ -13,8 +13,11 @@ from .classes import CLASS_IDS
 from .preprocess import MEAN, STD
 
 CARD_SCHEMA_VERSION = 1
+# The lab test split's goals, per network. The MobileNet's are those of the issue on trustworthy diagnosis (lab top-1
+# at least 99.3 %, every class recall at least 98 %); the first issue's 98 % and 95 % stood here until 2026-11-27, so
+# the cards said "met" of goals the product no longer had.
 GOALS = {
-    "mobilenet": {"top1_accuracy": 0.98, "min_class_recall": 0.95, "ece_after": 0.02},
+    "mobilenet": {"top1_accuracy": 0.993, "min_class_recall": 0.98, "ece_after": 0.02},
     "resnet50": {"top1_accuracy": 0.99, "min_class_recall": 0.97, "ece_after": 0.02},
     "vgg16": {"top1_accuracy": 0.99, "min_class_recall": 0.97, "ece_after": 0.02},
 }
