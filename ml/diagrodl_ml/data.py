@@ -51,6 +51,13 @@ def source_group(class_id: str, file_name: str) -> str:
     return f"{class_id}|{prefix}|{number}"
 
 
+def path_group(rel_path: str) -> str:
+    """The group of a photo by its "<folder>/<file>" path, as `scan` gives it (an unknown folder stands for its
+    class)."""
+    folder, _, name = rel_path.rpartition("/")
+    return source_group(FOLDER_TO_CLASS.get(folder, folder), name)
+
+
 def scan(data_dir: Path = DEFAULT_DATA_DIR) -> list[Item]:
     items: list[Item] = []
     for folder, class_id in FOLDER_TO_CLASS.items():
@@ -59,7 +66,7 @@ def scan(data_dir: Path = DEFAULT_DATA_DIR) -> list[Item]:
             continue
         for f in sorted(os.listdir(d)):
             if f.lower().endswith((".jpg", ".jpeg", ".png")):
-                items.append(Item(f"{folder}/{f}", CLASS_IDS.index(class_id), source_group(class_id, f)))
+                items.append(Item(f"{folder}/{f}", CLASS_IDS.index(class_id), path_group(f"{folder}/{f}")))
     if not items:
         raise FileNotFoundError(f"no images under {data_dir}")
     return items

@@ -316,7 +316,8 @@ def evaluate_export(model, onnx_path: Path, cache, src: dict, rules: dict) -> di
     report["synthetic_non_leaf_fresh_seed"] = set_report(_ort_or_torch(model, onnx_path, normalise_u8(synth), use_ort, rules), None, rule)
     for k, v in report.items():
         print(f"{k}: " + json.dumps({kk: vv for kk, vv in v.items() if kk != "per_class"}), flush=True)
-    return {"report": report, "test_out": out_test, "y_test": y_test, "use_ort": use_ort,
+    return {"report": report, "test_out": out_test, "y_test": y_test,
+            "groups_test": [D.path_group(cache.paths[j]) for j in test], "use_ort": use_ort,
             "evaluated_with": "onnxruntime-node on the exported file" if use_ort else "PyTorch (onnxruntime-node not installed)"}
 
 
@@ -356,7 +357,7 @@ def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes,
               t_views, t_train, t_total, n_views, view_counts) -> dict:
     y_test, out = ev["y_test"], ev["test_out"]
     probs = out["probabilities"]
-    m = metrics(probs, y_test)
+    m = metrics(probs, y_test, ev["groups_test"])
     t, bias = rules["temperature"], rules["bias"]
     cal_test = calibration_summary(probs, y_test, t, bias)
     calibration = calibration_section(rules, cal_test)
@@ -519,12 +520,14 @@ def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR
     rules = {"rule": {"threshold": card["rejection"]["threshold"], "field_threshold": card["rejection"].get("field_threshold")},
              "leaf": {"leaf_threshold": card["rejection"]["leaf_threshold"]}}
     ev = evaluate_export(None, model_path, cache, src, rules)
-    m = metrics(ev["test_out"]["probabilities"], ev["y_test"])
+    m = metrics(ev["test_out"]["probabilities"], ev["y_test"], ev["groups_test"])
     cal = calibration_summary(ev["test_out"]["probabilities"], ev["y_test"], card["calibration"]["temperature"],
                               card["calibration"].get("class_bias"), bias_gate(card["calibration"], ev["test_out"]))
     checks = [("metrics.accuracy", m["accuracy"], card["metrics"]["accuracy"]),
               ("metrics.min_recall", m["min_recall"], card["metrics"]["min_recall"]),
               ("calibration.test_ece_after", cal["ece_after"], card["calibration"]["test_ece_after"])]
+    checks += [(f"metrics.accuracy_ci95_by_group[{i}]", m["accuracy_ci95_by_group"][i], end)
+               for i, end in enumerate(card["metrics"].get("accuracy_ci95_by_group", []))]
     for set_name, rep in ev["report"].items():
         for k, v in rep.items():
             if isinstance(v, float):
@@ -708,7 +711,7 @@ def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR, max_views
     print(f"thresholds: {json.dumps(leaf_rule)}; confidence {rule['threshold']}"
           + (f", field-like photos {rule['field_threshold']}" if "field_threshold" in rule else ""), flush=True)
     ev = evaluate_export(None, model_path, cache, src, rules)
-    m = metrics(ev["test_out"]["probabilities"], ev["y_test"])
+    m = metrics(ev["test_out"]["probabilities"], ev["y_test"], ev["groups_test"])
     cal = card["calibration"]
     cal_test = calibration_summary(ev["test_out"]["probabilities"], ev["y_test"], cal["temperature"], cal.get("class_bias"),
                                    bias_gate(cal, ev["test_out"]))

@@ -196,6 +196,36 @@ class SplitTest(unittest.TestCase):
                 self.assertEqual(paths, [it.rel_path for it in split[s]], f"ml/splits/{s}.txt is stale")
 
 
+class GroupedIntervalTest(unittest.TestCase):
+    """The lab test top-1's interval over the split's groups (evaluate.grouped_interval)."""
+
+    def test_a_photo_s_group_from_its_path_is_the_scan_s(self) -> None:
+        name = "00416648-be6e-4bd4-bc8d-82f43f8a7240___GCREC_Bact.Sp 3110.jpg"
+        self.assertEqual(D.path_group(f"Tomato___Bacterial_spot/{name}"), D.source_group("bacterial_spot", name))
+        self.assertEqual(D.path_group(f"Tomato___Bacterial_spot/{name}"), "bacterial_spot|gcrec_bact#sp #|311")
+
+    def test_errors_that_come_in_groups_widen_the_interval(self) -> None:
+        from diagrodl_ml.evaluate import grouped_interval
+        from diagrodl_ml.transfer import wilson
+
+        right = np.ones(1000, dtype=bool)
+        right[:20] = False
+        one_each = [f"g{i}" for i in range(1000)]
+        lo, hi = grouped_interval(right, one_each)
+        w_lo, w_hi = wilson(980, 1000)
+        self.assertLess(abs(lo - w_lo), 0.006)  # photos on their own: about the usual interval
+        self.assertLess(abs(hi - w_hi), 0.006)
+        by_four = [f"g{i // 4}" for i in range(1000)]  # the 20 errors fill 5 groups of 4
+        c_lo, c_hi = grouped_interval(right, by_four)
+        self.assertLess(c_lo, lo)
+        self.assertGreater(c_hi - c_lo, 1.3 * (hi - lo))
+        self.assertEqual(grouped_interval(right, by_four), [c_lo, c_hi])  # fixed seed: the same figures again
+        self.assertLessEqual(c_lo, 0.98)
+        self.assertGreaterEqual(c_hi, 0.98)
+        with self.assertRaisesRegex(ValueError, "one group per photo"):
+            grouped_interval(right, by_four[:-1])
+
+
 class TinyTrainExportTest(unittest.TestCase):
     """A synthetic image set trains each architecture for one short epoch, exports ONNX and writes a card."""
 
@@ -239,6 +269,10 @@ class TinyTrainExportTest(unittest.TestCase):
                                         "weights_dtype": "float16" if arch != "mobilenet" else "float32"})
         self.assertEqual(card["classes"], list(CLASS_IDS))
         self.assertEqual(len(card["metrics"]["confusion_matrix"]), 10)
+        lo, hi = card["metrics"]["accuracy_ci95_by_group"]
+        self.assertLessEqual(lo, card["metrics"]["accuracy"])
+        self.assertGreaterEqual(hi, card["metrics"]["accuracy"])
+        self.assertGreater(card["metrics"]["groups"], 0)
         self.assertEqual(card["training"]["epochs"], 1)
         for k in ("temperature", "val_ece_before", "val_ece_after", "test_ece_before", "test_ece_after"):
             self.assertIn(k, card["calibration"])

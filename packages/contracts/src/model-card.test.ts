@@ -55,6 +55,13 @@ describe('parseEnsembleCard', () => {
     expect(c.metrics.accuracy_ci95).toEqual([0.972, 0.987]);
   });
 
+  it("keeps the interval over the test split's groups where the card has one", () => {
+    const metrics = { ...card().metrics, groups: 313, accuracy_ci95_by_group: [0.97, 0.991] };
+    const c = parseEnsembleCard({ ...card(), metrics });
+    expect(c.metrics.groups).toBe(313);
+    expect(c.metrics.accuracy_ci95_by_group).toEqual([0.97, 0.991]);
+  });
+
   it.each([
     [
       'a missing field',
@@ -81,6 +88,13 @@ describe('parseEnsembleCard', () => {
       /at metrics\.accuracy_ci95:/,
     ],
     ['an interval of one number', 'metrics.accuracy_ci95', [0.97], /at metrics\.accuracy_ci95/],
+    [
+      'an interval over groups upside down',
+      'metrics.accuracy_ci95_by_group',
+      [0.991, 0.97],
+      /at metrics\.accuracy_ci95_by_group:/,
+    ],
+    ['no groups', 'metrics.groups', 0, /at metrics\.groups:/],
     ['an unknown class', 'metrics.per_class_recall', { rose: 0.9 }, /at metrics\.per_class_recall/],
     ['a short sha256', 'members.0.sha256', 'abc', /at members\.0\.sha256:/],
     ['a size of 0 bytes', 'members.1.size_bytes', 0, /at members\.1\.size_bytes:/],

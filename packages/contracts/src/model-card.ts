@@ -9,6 +9,10 @@ import { CLASS_IDS } from './classes.ts';
 
 const classId = z.enum(CLASS_IDS);
 const rate = z.number().min(0).max(1);
+/** A 95 % interval of a rate: [lower, upper]. */
+const interval = z
+  .tuple([rate, rate])
+  .refine(([lo, hi]) => lo <= hi, 'the lower bound is above the upper one');
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const dim = z.union([z.number().int().positive(), z.string()]);
 
@@ -27,6 +31,13 @@ export const testMetricsSchema = z.object({
   accuracy: rate,
   macro_f1: rate,
   min_recall: rate,
+  /**
+   * Photos of one leaf or session form a group that goes to one split whole (ml/diagrodl_ml/data.py
+   * source_group); the number of groups in the test split, and the top-1's 95 % interval by a
+   * bootstrap that draws whole groups (cards written since 2026-11-27).
+   */
+  groups: z.number().int().positive().optional(),
+  accuracy_ci95_by_group: interval.optional(),
   per_class: z.array(perClassMetricSchema).length(CLASS_IDS.length),
   /** rows: true class, columns: predicted class, both in CLASS_IDS order */
   confusion_matrix: z
@@ -221,9 +232,10 @@ export const ensembleCardSchema = z.object({
     split: z.literal('test'),
     n: z.number().int().nonnegative(),
     accuracy: rate,
-    accuracy_ci95: z
-      .tuple([rate, rate])
-      .refine(([lo, hi]) => lo <= hi, 'the lower bound is above the upper one'),
+    accuracy_ci95: interval,
+    /** As in a model card's metrics: the test split's groups and the interval over them. */
+    groups: z.number().int().positive().optional(),
+    accuracy_ci95_by_group: interval.optional(),
     min_recall: rate,
     per_class_recall: z.partialRecord(classId, rate),
     coverage: rate,
