@@ -36,26 +36,71 @@ class Item:
     group: str
 
 
-def source_group(class_id: str, file_name: str) -> str:
-    """Group key for near-duplicates.
-
-    PlantVillage names look like '<uuid>___GCREC_Bact.Sp 3110.jpg'. Photos of the same leaf carry
-    the same or consecutive source numbers, so the key is the class, the source prefix with its
-    digits removed, and the first number integer-divided by GROUP_BLOCK.
-    """
+def source_key(class_id: str, file_name: str) -> tuple[str, str, int]:
+    """(class, source prefix with its digits removed, the source's first number or -1) of a PlantVillage name such as
+    '<uuid>___GCREC_Bact.Sp 3110.jpg'."""
     stem = file_name.rsplit(".", 1)[0]
     source = stem.split("___", 1)[1] if "___" in stem else stem
     m = re.search(r"\d+", source)
     prefix = re.sub(r"[\d.]+", "#", source).strip().lower()
-    number = int(m.group(0)) // GROUP_BLOCK if m else -1
-    return f"{class_id}|{prefix}|{number}"
+    return class_id, prefix, int(m.group(0)) if m else -1
+
+
+def source_group(class_id: str, file_name: str) -> str:
+    """Group key for near-duplicates.
+
+    Photos of the same leaf carry the same or consecutive source numbers, so the key is the class, the source prefix
+    with its digits removed, and the first number integer-divided by GROUP_BLOCK. A run of photos of one leaf that
+    crosses a multiple of GROUP_BLOCK falls in two groups, which may go to two splits (`near_twins`).
+    """
+    cls, prefix, number = source_key(class_id, file_name)
+    return f"{cls}|{prefix}|{number // GROUP_BLOCK if number >= 0 else -1}"
+
+
+def path_key(rel_path: str) -> tuple[str, str, int]:
+    """`source_key` of a photo by its "<folder>/<file>" path, as `scan` gives it (an unknown folder stands for its
+    class)."""
+    folder, _, name = rel_path.rpartition("/")
+    return source_key(FOLDER_TO_CLASS.get(folder, folder), name)
 
 
 def path_group(rel_path: str) -> str:
-    """The group of a photo by its "<folder>/<file>" path, as `scan` gives it (an unknown folder stands for its
-    class)."""
+    """The group of a photo by its path (`source_group`)."""
     folder, _, name = rel_path.rpartition("/")
     return source_group(FOLDER_TO_CLASS.get(folder, folder), name)
+
+
+# A training photo of the same class and source within this many numbers of a test photo is often the same leaf
+# photographed again (looked at on 2026-11-27: most pairs 1 apart, some 2 or 3 apart), even where the blocks of
+# GROUP_BLOCK put the two in different groups and splits.
+TWIN_GAP = 3
+
+
+def near_twins(paths: list[str], reference: list[str], gap: int = TWIN_GAP) -> np.ndarray:
+    """For each photo of `paths`, whether `reference` (for example the training split) holds another photo of the same
+    class and source whose number is within `gap` of its own. A photo without a number has none."""
+    numbers: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    for r in reference:
+        cls, prefix, n = path_key(r)
+        if n >= 0:
+            numbers.setdefault((cls, prefix), []).append((n, r))
+    out = np.zeros(len(paths), dtype=bool)
+    for i, p in enumerate(paths):
+        cls, prefix, n = path_key(p)
+        out[i] = n >= 0 and any(abs(m - n) <= gap and r != p for m, r in numbers.get((cls, prefix), ()))
+    return out
+
+
+@dataclass(frozen=True)
+class LabTestPhotos:
+    """What the lab test figures need to know of the test photos besides their labels: each one's group, and whether
+    it has a near twin in the training split."""
+    groups: list[str]
+    twins: np.ndarray
+
+
+def lab_test_photos(paths: list[str], train_paths: list[str]) -> LabTestPhotos:
+    return LabTestPhotos([path_group(p) for p in paths], near_twins(paths, train_paths))
 
 
 def scan(data_dir: Path = DEFAULT_DATA_DIR) -> list[Item]:
@@ -77,7 +122,8 @@ def grouped_stratified_split(
 ) -> dict[str, list[Item]]:
     """Per class: shuffle the groups with `seed`, then fill test, val, train by image count.
 
-    Whole groups go to one split, so near-duplicates never straddle splits.
+    Whole groups go to one split, so photos of one leaf within a block of GROUP_BLOCK numbers never straddle splits
+    (a run that crosses a block's edge may: `near_twins`).
     """
     rng = random.Random(seed)
     out: dict[str, list[Item]] = {"train": [], "val": [], "test": []}

@@ -19,7 +19,7 @@ from .augment import composite, make_texture
 from .calibrate import accepted, bias_term, ece, softmax
 from .card import card_path, write_card
 from .classes import CLASS_IDS
-from .data import Prepared, path_group
+from .data import TWIN_GAP, LabTestPhotos, Prepared, lab_test_photos
 from .export import file_digest
 from .predict import eval_tensor
 from .preprocess import preprocess_rgb
@@ -50,9 +50,10 @@ def grouped_interval(right: np.ndarray, groups: list[str], rounds: int = GROUP_B
     return [round(float(lo), 4), round(float(hi), 4)]
 
 
-def metrics(probs: np.ndarray, labels: np.ndarray, groups: list[str] | None = None) -> dict:
-    """The lab test split's figures; with the photos' groups (data.path_group), also the top-1's 95 % interval over
-    groups (`accuracy_ci95_by_group`) and their number."""
+def metrics(probs: np.ndarray, labels: np.ndarray, photos: LabTestPhotos | None = None) -> dict:
+    """The lab test split's figures. With `photos` (data.lab_test_photos), also the number of groups, the top-1's 95 %
+    interval over them (`accuracy_ci95_by_group`), and the figures of the photos without a near twin in the training
+    split (`without_near_twins`)."""
     k = len(CLASS_IDS)
     pred = probs.argmax(axis=1)
     cm = np.zeros((k, k), dtype=np.int64)
@@ -66,11 +67,22 @@ def metrics(probs: np.ndarray, labels: np.ndarray, groups: list[str] | None = No
         f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
         per_class.append({"id": cid, "precision": round(float(prec), 4), "recall": round(float(rec), 4),
                           "f1": round(float(f1), 4), "support": int(cm[i].sum())})
-    by_group = ({"groups": int(len(set(groups))), "accuracy_ci95_by_group": grouped_interval(pred == labels, groups)}
-                if groups is not None and len(labels) else {})
+    right = pred == labels
+    by_group = {}
+    if photos is not None and len(labels):
+        by_group = {"groups": int(len(set(photos.groups))),
+                    "accuracy_ci95_by_group": grouped_interval(right, photos.groups)}
+        alone = ~photos.twins
+        if alone.any():
+            y = labels[alone]
+            by_group["without_near_twins"] = {
+                "twin_gap": TWIN_GAP, "n": int(alone.sum()), "accuracy": round(float(right[alone].mean()), 4),
+                "accuracy_ci95_by_group": grouped_interval(right[alone],
+                                                           [g for g, a in zip(photos.groups, alone) if a]),
+                "min_recall": round(float(min(right[alone][y == c].mean() for c in np.unique(y))), 4)}
     return {
         "n": int(len(labels)),
-        "accuracy": round(float((pred == labels).mean()), 4) if len(labels) else 0.0,
+        "accuracy": round(float(right.mean()), 4) if len(labels) else 0.0,
         **by_group,
         "macro_f1": round(float(np.mean([c["f1"] for c in per_class])), 4),
         "min_recall": round(float(min(c["recall"] for c in per_class if c["support"])), 4) if len(labels) else 0.0,
@@ -220,11 +232,23 @@ def by_group(m: dict) -> str:
     return f" (95% interval over its {m['groups']} groups {lo:.4f} to {hi:.4f})"
 
 
+def without_twins(m: dict) -> str:
+    """The line the commands print for the lab test photos without a near twin in training ('' without them)."""
+    alone = m.get("without_near_twins")
+    if not alone:
+        return ""
+    lo, hi = alone["accuracy_ci95_by_group"]
+    return (f"\n  the {alone['n']} test photos without a training photo of their source within {alone['twin_gap']} "
+            f"numbers: accuracy {alone['accuracy']:.4f} ({lo:.4f} to {hi:.4f} over groups), "
+            f"min recall {alone['min_recall']:.4f}")
+
+
 def report_reevaluation(model_path: Path, figures: dict, differ: list[str]) -> int:
     """Prints what fieldtrain.reevaluate measured again; 1 when a figure differs from the card."""
     m = figures["metrics"]
     print(f"{model_path}: lab test n={m['n']} accuracy {m['accuracy']:.4f}{by_group(m)} "
-          f"min recall {m['min_recall']:.4f} ECE {figures['calibration']['ece_after']:.4f} (onnxruntime-node)")
+          f"min recall {m['min_recall']:.4f} ECE {figures['calibration']['ece_after']:.4f} (onnxruntime-node)"
+          + without_twins(m))
     print(f"compared with {figures['compared_with']}")
     if differ:
         print("figures that differ from the card:\n  " + "\n  ".join(differ), file=sys.stderr)
@@ -247,11 +271,13 @@ def evaluate_test_split(model_path: Path, card: dict, data: Prepared, update_car
     t0 = time.time()
     probs, energies = onnx_outputs(model_path, batches_from_u8(data.cache.images[test_sorted], size))
     y = data.cache.labels[test_sorted]
-    m = metrics(probs, y, [path_group(data.cache.paths[j]) for j in test_sorted])
+    m = metrics(probs, y, lab_test_photos([data.cache.paths[j] for j in test_sorted],
+                                         [data.cache.paths[j] for j in data.idx["train"]]))
     cal = calibration_summary(probs, y, float(card["calibration"]["temperature"]), card["calibration"].get("class_bias"))
     print(f"{model_path}: test n={m['n']} accuracy {m['accuracy']:.4f}{by_group(m)} macro-F1 {m['macro_f1']:.4f} "
           f"min recall {m['min_recall']:.4f} ECE {cal['ece_before']:.4f} -> {cal['ece_after']:.4f} "
-          f"coverage {float(accepted(probs, card['rejection'], energies).mean()):.4f} ({time.time() - t0:.0f}s, onnxruntime-node)")
+          f"coverage {float(accepted(probs, card['rejection'], energies).mean()):.4f} ({time.time() - t0:.0f}s, onnxruntime-node)"
+          + without_twins(m))
     for c in m["per_class"]:
         print(f"  {c['id']:<24} P {c['precision']:.4f} R {c['recall']:.4f} F1 {c['f1']:.4f} n={c['support']}")
     print("confusion matrix (rows true, cols predicted):")

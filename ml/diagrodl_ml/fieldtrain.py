@@ -49,7 +49,7 @@ def load_sources(cfg: TransferConfig, cache, idx, training: bool = True) -> dict
     out = {
         "field_split": fs, "negatives_split": ns, "hashes": hashes,
         "lab_train": lab_lim(np.sort(idx["train"])), "lab_val": lab_lim(np.sort(idx["val"])),
-        "lab_test": lab_lim(np.sort(idx["test"])),
+        "lab_test": lab_lim(np.sort(idx["test"])), "lab_train_paths": [cache.paths[j] for j in np.sort(idx["train"])],
         "field_train": (load_photos(FIELD_DIR, [p.rel_path for p in fs["train"]]), np.array([p.label for p in fs["train"]])),
         "field_val": (load_photos(FIELD_DIR, [p.rel_path for p in fs["val"]]), np.array([p.label for p in fs["val"]])),
         "neg_train": load_photos(NEGATIVES_DIR, [p.rel_path for p in lim(ns["train"])]) if training else [],
@@ -317,7 +317,8 @@ def evaluate_export(model, onnx_path: Path, cache, src: dict, rules: dict) -> di
     for k, v in report.items():
         print(f"{k}: " + json.dumps({kk: vv for kk, vv in v.items() if kk != "per_class"}), flush=True)
     return {"report": report, "test_out": out_test, "y_test": y_test,
-            "groups_test": [D.path_group(cache.paths[j]) for j in test], "use_ort": use_ort,
+            "test_photos": D.lab_test_photos([cache.paths[j] for j in test], src["lab_train_paths"]),
+            "use_ort": use_ort,
             "evaluated_with": "onnxruntime-node on the exported file" if use_ort else "PyTorch (onnxruntime-node not installed)"}
 
 
@@ -357,7 +358,7 @@ def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes,
               t_views, t_train, t_total, n_views, view_counts) -> dict:
     y_test, out = ev["y_test"], ev["test_out"]
     probs = out["probabilities"]
-    m = metrics(probs, y_test, ev["groups_test"])
+    m = metrics(probs, y_test, ev["test_photos"])
     t, bias = rules["temperature"], rules["bias"]
     cal_test = calibration_summary(probs, y_test, t, bias)
     calibration = calibration_section(rules, cal_test)
@@ -516,11 +517,12 @@ def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR
             raise SystemExit(f"error: the {name} split differs from the card's")
     cache = D.build_cache(split["test"], cache_dir=cache_dir)
     src = {"lab_test": np.arange(len(cache.labels)), "negatives_split": ns,
+           "lab_train_paths": [it.rel_path for it in split["train"]],
            "field_val": (load_photos(FIELD_DIR, [p.rel_path for p in fs["val"]]), np.array([p.label for p in fs["val"]]))}
     rules = {"rule": {"threshold": card["rejection"]["threshold"], "field_threshold": card["rejection"].get("field_threshold")},
              "leaf": {"leaf_threshold": card["rejection"]["leaf_threshold"]}}
     ev = evaluate_export(None, model_path, cache, src, rules)
-    m = metrics(ev["test_out"]["probabilities"], ev["y_test"], ev["groups_test"])
+    m = metrics(ev["test_out"]["probabilities"], ev["y_test"], ev["test_photos"])
     cal = calibration_summary(ev["test_out"]["probabilities"], ev["y_test"], card["calibration"]["temperature"],
                               card["calibration"].get("class_bias"), bias_gate(card["calibration"], ev["test_out"]))
     checks = [("metrics.accuracy", m["accuracy"], card["metrics"]["accuracy"]),
@@ -528,6 +530,12 @@ def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR
               ("calibration.test_ece_after", cal["ece_after"], card["calibration"]["test_ece_after"])]
     checks += [(f"metrics.accuracy_ci95_by_group[{i}]", m["accuracy_ci95_by_group"][i], end)
                for i, end in enumerate(card["metrics"].get("accuracy_ci95_by_group", []))]
+    alone = card["metrics"].get("without_near_twins", {})
+    checks += [(f"metrics.without_near_twins.{k}", m["without_near_twins"][k], alone[k])
+               for k in ("accuracy", "min_recall") if k in alone]
+    checks += [(f"metrics.without_near_twins.accuracy_ci95_by_group[{i}]",
+                m["without_near_twins"]["accuracy_ci95_by_group"][i], end)
+               for i, end in enumerate(alone.get("accuracy_ci95_by_group", []))]
     for set_name, rep in ev["report"].items():
         for k, v in rep.items():
             if isinstance(v, float):
@@ -711,7 +719,7 @@ def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR, max_views
     print(f"thresholds: {json.dumps(leaf_rule)}; confidence {rule['threshold']}"
           + (f", field-like photos {rule['field_threshold']}" if "field_threshold" in rule else ""), flush=True)
     ev = evaluate_export(None, model_path, cache, src, rules)
-    m = metrics(ev["test_out"]["probabilities"], ev["y_test"], ev["groups_test"])
+    m = metrics(ev["test_out"]["probabilities"], ev["y_test"], ev["test_photos"])
     cal = card["calibration"]
     cal_test = calibration_summary(ev["test_out"]["probabilities"], ev["y_test"], cal["temperature"], cal.get("class_bias"),
                                    bias_gate(cal, ev["test_out"]))

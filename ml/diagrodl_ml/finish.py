@@ -70,7 +70,7 @@ class EvalSets:
     x_test: torch.Tensor
     y_test: np.ndarray
     test_sorted: np.ndarray
-    groups_test: list[str]  # each test photo's group (data.path_group), for the interval over groups
+    test_photos: D.LabTestPhotos  # each test photo's group and near twins (data.lab_test_photos)
 
 
 @dataclass
@@ -179,7 +179,8 @@ def eval_sets(data: D.Prepared, size: int) -> EvalSets:
     val_sorted, test_sorted = np.sort(data.idx["val"]), np.sort(data.idx["test"])
     return EvalSets(eval_all(data.cache.images, val_sorted, size), data.cache.labels[val_sorted],
                     eval_all(data.cache.images, test_sorted, size), data.cache.labels[test_sorted], test_sorted,
-                    [D.path_group(data.cache.paths[j]) for j in test_sorted])
+                    D.lab_test_photos([data.cache.paths[j] for j in test_sorted],
+                                      [data.cache.paths[j] for j in data.idx["train"]]))
 
 
 # ---------------------------------------------------------------- steps 2-5: choices on validation
@@ -341,7 +342,7 @@ def write_card_step(*, source: Source, model: nn.Module, onnx_path: Path, info: 
                     val_logits: np.ndarray, sets: EvalSets, rejection: dict, ev: Evaluation, ood: dict,
                     notes: list[str], t0: float) -> Step[dict]:
     """Builds the card (card.py) from the steps' values and notes and writes it next to the ONNX file."""
-    m = metrics(ev.probs, sets.y_test, sets.groups_test)
+    m = metrics(ev.probs, sets.y_test, sets.test_photos)
     calibration = calibration_block(cal, val_logits, sets, ev.probs)
     card = build_card(
         arch=source.arch, tv_name=torchvision_name(source.arch), onnx_info=info, onnx_file=onnx_path.name,

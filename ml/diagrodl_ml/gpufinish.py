@@ -20,7 +20,7 @@ import torch
 from .card import build_card, card_path, data_section, model_name, write_card
 from .calibrate import calibrated, ece
 from .classes import CLASS_IDS, NUM_CLASSES
-from .data import DEFAULT_CACHE_DIR, Prepared, path_group
+from .data import DEFAULT_CACHE_DIR, Prepared, lab_test_photos
 from .evaluate import batches_from_u8, calibration_summary, metrics
 from .export import export_onnx, file_digest as file_digest_of
 from .fieldtrain import (
@@ -138,7 +138,7 @@ def training_section(arch: str, history: dict, seconds: float) -> dict:
 
 def make_card(arch, model, info, onnx_path, data, split_seed, src, rules, rule_notes, ev, history, seconds) -> dict:
     probs, y_test = ev["test_out"]["probabilities"], ev["y_test"]
-    m = metrics(probs, y_test, ev["groups_test"])
+    m = metrics(probs, y_test, ev["test_photos"])
     t, bias = rules["temperature"], rules["bias"]
     cal_test = calibration_summary(probs, y_test, t, bias)
     calibration = calibration_section(rules, cal_test)
@@ -225,7 +225,8 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
     sets = validation_sets(data.cache, src, cfg)
     test_x = np.concatenate(list(batches_from_u8(data.cache.images[np.sort(data.idx["test"])], 224)))
     y_test = data.cache.labels[np.sort(data.idx["test"])]
-    groups_test = [path_group(data.cache.paths[j]) for j in np.sort(data.idx["test"])]
+    test_photos = lab_test_photos([data.cache.paths[j] for j in np.sort(data.idx["test"])],
+                                  [data.cache.paths[j] for j in data.idx["train"]])
     outs = {}
     for m in members:
         t1 = time.time()
@@ -239,7 +240,7 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
     r = {"threshold": rule["threshold"], "leaf_threshold": leaf_rule["leaf_threshold"]}
     probs = mean["test"]["probabilities"]
     acc, not_leaf = decide(mean["test"], r)
-    m = metrics(probs, y_test, groups_test)
+    m = metrics(probs, y_test, test_photos)
     right = probs.argmax(1) == y_test
     each = {k: round(float((outs[k]["test"]["probabilities"].argmax(1) == y_test).mean()), 4) for k in members}
     card = {
@@ -261,7 +262,8 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
         "metrics": {
             "split": "test", "n": int(len(y_test)), "accuracy": m["accuracy"],
             "accuracy_ci95": wilson(int(right.sum()), len(right)), "groups": m["groups"],
-            "accuracy_ci95_by_group": m["accuracy_ci95_by_group"], "min_recall": m["min_recall"],
+            "accuracy_ci95_by_group": m["accuracy_ci95_by_group"],
+            **{k: m[k] for k in ("without_near_twins",) if k in m}, "min_recall": m["min_recall"],
             "per_class_recall": {CLASS_IDS[i]: round(float(right[y_test == i].mean()), 4) for i in range(NUM_CLASSES)},
             "coverage": round(float(acc.mean()), 4),
             "accuracy_accepted": round(float(right[acc].mean()), 4) if acc.any() else 0.0,

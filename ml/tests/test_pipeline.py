@@ -204,6 +204,38 @@ class GroupedIntervalTest(unittest.TestCase):
         self.assertEqual(D.path_group(f"Tomato___Bacterial_spot/{name}"), D.source_group("bacterial_spot", name))
         self.assertEqual(D.path_group(f"Tomato___Bacterial_spot/{name}"), "bacterial_spot|gcrec_bact#sp #|311")
 
+    def test_near_twins_are_photos_of_one_source_a_few_numbers_apart(self) -> None:
+        bs, eb = "Tomato___Bacterial_spot", "Tomato___Early_blight"
+        reference = [f"{bs}/a___GCREC_Bact.Sp 3110.jpg", f"{eb}/b___RS_Erly.B 7416.jpg", f"{bs}/c___no number.jpg"]
+        query = [f"{bs}/d___GCREC_Bact.Sp 3113.jpg",  # 3 apart: a twin
+                 f"{bs}/e___GCREC_Bact.Sp 3107.jpg",  # 3 apart the other way, in another group (block 310): a twin
+                 f"{bs}/f___GCREC_Bact.Sp 3114.jpg",  # 4 apart: not
+                 f"{eb}/g___GCREC_Bact.Sp 3111.jpg",  # the same source number in another class: not
+                 f"{bs}/h___RS_Erly.B 3111.jpg",  # another source: not
+                 f"{bs}/c___no number.jpg",  # no number, and itself: not
+                 f"{bs}/a___GCREC_Bact.Sp 3110.jpg"]  # the reference photo itself: not its own twin
+        self.assertEqual(D.near_twins(query, reference).tolist(), [True, True, False, False, False, False, False])
+        self.assertEqual(D.near_twins(query[:3], reference, gap=1).tolist(), [False, False, False])
+        photos = D.lab_test_photos(query[:2], reference)
+        self.assertEqual(photos.groups, ["bacterial_spot|gcrec_bact#sp #|311", "bacterial_spot|gcrec_bact#sp #|310"])
+        self.assertEqual(photos.twins.tolist(), [True, True])
+
+    def test_the_figures_without_near_twins(self) -> None:
+        from diagrodl_ml.evaluate import metrics
+
+        labels = np.repeat(np.arange(10), 4)
+        probs = np.eye(10)[labels]
+        probs[[0, 1, 4]] = np.eye(10)[5]  # three wrong: two of class 0, one of class 1
+        twins = np.zeros(40, dtype=bool)
+        twins[[0, 1, 2]] = True  # the two wrong photos of class 0 have a twin in training
+        m = metrics(probs, labels, D.LabTestPhotos([f"g{i // 2}" for i in range(40)], twins))
+        self.assertEqual((m["n"], m["accuracy"], m["groups"]), (40, 0.925, 20))
+        alone = m["without_near_twins"]
+        self.assertEqual((alone["n"], alone["accuracy"], alone["min_recall"]), (37, round(36 / 37, 4), 0.75))
+        self.assertLessEqual(alone["accuracy_ci95_by_group"][0], alone["accuracy"])
+        self.assertEqual(alone["twin_gap"], D.TWIN_GAP)
+        self.assertNotIn("groups", metrics(probs, labels))
+
     def test_errors_that_come_in_groups_widen_the_interval(self) -> None:
         from diagrodl_ml.evaluate import grouped_interval
         from diagrodl_ml.transfer import wilson
@@ -273,6 +305,7 @@ class TinyTrainExportTest(unittest.TestCase):
         self.assertLessEqual(lo, card["metrics"]["accuracy"])
         self.assertGreaterEqual(hi, card["metrics"]["accuracy"])
         self.assertGreater(card["metrics"]["groups"], 0)
+        self.assertLessEqual(card["metrics"].get("without_near_twins", {"n": 0})["n"], card["metrics"]["n"])
         self.assertEqual(card["training"]["epochs"], 1)
         for k in ("temperature", "val_ece_before", "val_ece_after", "test_ece_before", "test_ece_after"):
             self.assertIn(k, card["calibration"])

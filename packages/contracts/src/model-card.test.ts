@@ -55,11 +55,24 @@ describe('parseEnsembleCard', () => {
     expect(c.metrics.accuracy_ci95).toEqual([0.972, 0.987]);
   });
 
-  it("keeps the interval over the test split's groups where the card has one", () => {
-    const metrics = { ...card().metrics, groups: 313, accuracy_ci95_by_group: [0.97, 0.991] };
+  it("keeps the interval over the test split's groups and the figures without near twins", () => {
+    const alone = {
+      twin_gap: 3,
+      n: 861,
+      accuracy: 0.9768,
+      accuracy_ci95_by_group: [0.9627, 0.9889],
+      min_recall: 0.9506,
+    };
+    const metrics = {
+      ...card().metrics,
+      groups: 313,
+      accuracy_ci95_by_group: [0.97, 0.991],
+      without_near_twins: alone,
+    };
     const c = parseEnsembleCard({ ...card(), metrics });
     expect(c.metrics.groups).toBe(313);
     expect(c.metrics.accuracy_ci95_by_group).toEqual([0.97, 0.991]);
+    expect(c.metrics.without_near_twins).toEqual(alone);
   });
 
   it.each([
@@ -95,6 +108,12 @@ describe('parseEnsembleCard', () => {
       /at metrics\.accuracy_ci95_by_group:/,
     ],
     ['no groups', 'metrics.groups', 0, /at metrics\.groups:/],
+    [
+      'photos without near twins without their count',
+      'metrics.without_near_twins',
+      { twin_gap: 3, accuracy: 0.97, accuracy_ci95_by_group: [0.96, 0.98], min_recall: 0.95 },
+      /at metrics\.without_near_twins\.n:/,
+    ],
     ['an unknown class', 'metrics.per_class_recall', { rose: 0.9 }, /at metrics\.per_class_recall/],
     ['a short sha256', 'members.0.sha256', 'abc', /at members\.0\.sha256:/],
     ['a size of 0 bytes', 'members.1.size_bytes', 0, /at members\.1\.size_bytes:/],

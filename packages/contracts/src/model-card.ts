@@ -16,6 +16,19 @@ const interval = z
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const dim = z.union([z.number().int().positive(), z.string()]);
 
+/**
+ * The lab test photos that have no training photo of the same class and source within `twin_gap`
+ * source numbers (often the same leaf photographed again: ml/diagrodl_ml/data.py near_twins), and
+ * their figures (cards written since 2026-11-27).
+ */
+const withoutNearTwinsSchema = z.object({
+  twin_gap: z.number().int().nonnegative(),
+  n: z.number().int().positive(),
+  accuracy: rate,
+  accuracy_ci95_by_group: interval,
+  min_recall: rate,
+});
+
 export const perClassMetricSchema = z.object({
   id: classId,
   precision: rate,
@@ -38,6 +51,7 @@ export const testMetricsSchema = z.object({
    */
   groups: z.number().int().positive().optional(),
   accuracy_ci95_by_group: interval.optional(),
+  without_near_twins: withoutNearTwinsSchema.optional(),
   per_class: z.array(perClassMetricSchema).length(CLASS_IDS.length),
   /** rows: true class, columns: predicted class, both in CLASS_IDS order */
   confusion_matrix: z
@@ -236,6 +250,7 @@ export const ensembleCardSchema = z.object({
     /** As in a model card's metrics: the test split's groups and the interval over them. */
     groups: z.number().int().positive().optional(),
     accuracy_ci95_by_group: interval.optional(),
+    without_near_twins: withoutNearTwinsSchema.optional(),
     min_recall: rate,
     per_class_recall: z.partialRecord(classId, rate),
     coverage: rate,
