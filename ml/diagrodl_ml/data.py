@@ -53,7 +53,10 @@ def source_group(class_id: str, file_name: str) -> str:
     with its digits removed, and the first number integer-divided by GROUP_BLOCK. A run of photos of one leaf that
     crosses a multiple of GROUP_BLOCK falls in two groups, which may go to two splits (`near_twins`).
     """
-    cls, prefix, number = source_key(class_id, file_name)
+    return _group_of(*source_key(class_id, file_name))
+
+
+def _group_of(cls: str, prefix: str, number: int) -> str:
     return f"{cls}|{prefix}|{number // GROUP_BLOCK if number >= 0 else -1}"
 
 
@@ -66,8 +69,7 @@ def path_key(rel_path: str) -> tuple[str, str, int]:
 
 def path_group(rel_path: str) -> str:
     """The group of a photo by its path (`source_group`)."""
-    folder, _, name = rel_path.rpartition("/")
-    return source_group(FOLDER_TO_CLASS.get(folder, folder), name)
+    return _group_of(*path_key(rel_path))
 
 
 # A training photo of the same class and source within this many numbers of a test photo is often the same leaf
