@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { type Dialect, migrateToLatest } from './migrations.ts';
+import { CurrentSchemaPostgresDialect } from './postgres-dialect.ts';
 import type { Database } from './schema.ts';
 
 export interface Db {
@@ -46,7 +47,7 @@ export async function openDatabase(database: Config['database']): Promise<Db> {
       max: 10,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
-    kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
     if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(kysely);
     dialect = 'postgres';
     describe = `postgres:${url.host}${url.pathname}${schema ? `#${schema}` : ''}`;

@@ -1,12 +1,13 @@
 // Migration 0004 (the third outcome) on SQLite and PostgreSQL: rows stored before it get their
 // reason derived (accepted: null, not accepted: 'low_confidence'); new rows keep theirs.
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { PG_URL, postgresAvailable } from '../testing/harness.ts';
 import { withDefaultUser } from './database.ts';
 import { type Dialect, migrateToLatest, migrateUpTo } from './migrations.ts';
+import { CurrentSchemaPostgresDialect } from './postgres-dialect.ts';
 import type { Database } from './schema.ts';
 
 async function open(
@@ -32,7 +33,7 @@ async function open(
     max: 2,
     options: `-c search_path=${schema}`,
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
   await sql`create schema ${sql.id(schema)}`.execute(db);
   return {
     db,

@@ -331,7 +331,8 @@ export function migrateUpTo(
 async function migrate(db: Kysely<unknown>, dialect: Dialect, upTo?: string): Promise<string[]> {
   // On PostgreSQL the bookkeeping tables live in the current schema (search_path): without
   // naming it, Kysely also sees another schema's kysely_migration_lock (parallel test runs,
-  // several apps in one database) and skips creating its own.
+  // several apps in one database) and skips creating its own. The connections' dialect
+  // (postgres-dialect.ts) reads only the current schema when the Migrator looks for its tables.
   const migrationTableSchema =
     dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]
