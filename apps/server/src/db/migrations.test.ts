@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { PG_URL, postgresAvailable } from '../testing/harness.ts';
+import { PG_URL, postgresOrSkip } from '../testing/harness.ts';
 import { withDefaultUser } from './database.ts';
 import { type Dialect, migrateToLatest, migrateUpTo } from './migrations.ts';
 import { CurrentSchemaPostgresDialect } from './postgres-dialect.ts';
@@ -19,14 +19,7 @@ async function open(
     });
     return { db, close: () => db.destroy() };
   }
-  if (!(await postgresAvailable())) {
-    const msg = `PostgreSQL did not answer at ${PG_URL}: the PostgreSQL migration test DID NOT RUN.`;
-    if (process.env.ALLOW_NO_POSTGRES === '1') {
-      console.warn(`\n*** ${msg} ***\n`);
-      return null;
-    }
-    throw new Error(`${msg} Start PostgreSQL, or set ALLOW_NO_POSTGRES=1 to skip it.`);
-  }
+  if (!(await postgresOrSkip('the PostgreSQL migration test'))) return null;
   const schema = `m_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const pool = new pg.Pool({
     connectionString: withDefaultUser(PG_URL).toString(),

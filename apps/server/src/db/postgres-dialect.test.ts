@@ -4,7 +4,7 @@
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG_URL, postgresAvailable } from '../testing/harness.ts';
+import { PG_URL, postgresOrSkip } from '../testing/harness.ts';
 import { withDefaultUser } from './database.ts';
 import { CurrentSchemaPostgresDialect } from './postgres-dialect.ts';
 
@@ -18,14 +18,7 @@ describe('CurrentSchemaPostgresDialect [postgres]', () => {
   let db: Kysely<unknown> | undefined;
 
   beforeAll(async () => {
-    if (!(await postgresAvailable())) {
-      const msg = `PostgreSQL did not answer at ${PG_URL}: the introspector test DID NOT RUN.`;
-      if (process.env.ALLOW_NO_POSTGRES === '1') {
-        console.warn(`\n*** ${msg} ***\n`);
-        return;
-      }
-      throw new Error(`${msg} Start PostgreSQL, or set ALLOW_NO_POSTGRES=1 to skip it.`);
-    }
+    if (!(await postgresOrSkip('the introspector test'))) return;
     const pool = new pg.Pool({
       connectionString: url(),
       max: 2,

@@ -35,6 +35,20 @@ export function postgresAvailable(): Promise<boolean> {
   return pgAvailable;
 }
 
+/**
+ * Whether a PostgreSQL test (`what`) can run: true when PostgreSQL answers; when it does not, an
+ * error that names the test, or with ALLOW_NO_POSTGRES=1 a warning that it did not run and false.
+ */
+export async function postgresOrSkip(what: string): Promise<boolean> {
+  if (await postgresAvailable()) return true;
+  const msg = `PostgreSQL did not answer at ${PG_URL}: ${what} DID NOT RUN.`;
+  if (process.env.ALLOW_NO_POSTGRES === '1') {
+    console.warn(`\n*** ${msg} ***\n`);
+    return false;
+  }
+  throw new Error(`${msg} Start PostgreSQL, or set ALLOW_NO_POSTGRES=1 to skip it.`);
+}
+
 export interface TestServer {
   app: App;
   baseUrl: string;
@@ -91,14 +105,7 @@ export function describeEachDatabase(
     describe(`${name} [${kind}]`, () => {
       let server: TestServer | undefined;
       beforeAll(async () => {
-        if (kind === 'postgres' && !(await postgresAvailable())) {
-          const msg = `PostgreSQL did not answer at ${PG_URL}: the PostgreSQL API suite DID NOT RUN.`;
-          if (process.env.ALLOW_NO_POSTGRES === '1') {
-            console.warn(`\n*** ${msg} ***\n`);
-            return;
-          }
-          throw new Error(`${msg} Start PostgreSQL, or set ALLOW_NO_POSTGRES=1 to skip it.`);
-        }
+        if (kind === 'postgres' && !(await postgresOrSkip('the PostgreSQL API suite'))) return;
         server = await startTestServer(kind, env);
       });
       afterAll(async () => {

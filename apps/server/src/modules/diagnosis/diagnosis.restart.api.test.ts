@@ -22,7 +22,7 @@ import {
   startAt,
   uploadForm,
 } from '../../testing/diagnosis.ts';
-import { type Browser, PG_URL, json, postgresAvailable } from '../../testing/harness.ts';
+import { type Browser, PG_URL, json, postgresOrSkip } from '../../testing/harness.ts';
 import { makeModelsDir } from '../../testing/tiny-model.ts';
 import { DiagnosisRepository } from './diagnosis.repository.ts';
 import type { RunOutcome } from './identification-runner.ts';
@@ -137,14 +137,8 @@ for (const kind of ['sqlite', 'postgres'] as const) {
     const places: Place[] = [];
     let skip = false;
     beforeAll(async () => {
-      if (kind === 'postgres' && !(await postgresAvailable())) {
-        const msg = `PostgreSQL did not answer at ${PG_URL}: the PostgreSQL restart suite DID NOT RUN.`;
-        if (process.env.ALLOW_NO_POSTGRES === '1') {
-          console.warn(`\n*** ${msg} ***\n`);
-          skip = true;
-          return;
-        }
-        throw new Error(msg);
+      if (kind === 'postgres' && !(await postgresOrSkip('the PostgreSQL restart suite'))) {
+        skip = true;
       }
     });
     afterAll(async () => {
