@@ -48,5 +48,20 @@ test.describe('a diagnosis of a field-like photo carries the field-photo caution
     await setLanguage(page, 'en');
     await page.reload();
     await expect(page.getByTestId('history-caution')).toHaveText(FIELD_PHOTO_CAUTION.en);
+
+    // the configuration page says, in English too, how often a field diagnosis is right
+    await page.goto('/Custom');
+    const panel = page.getByTestId('model-reliability');
+    await expect(
+      panel.getByRole('heading', { name: 'How far can MobileNet v1 be trusted?' }),
+    ).toBeVisible();
+    await expect(panel.getByTestId('field-summary')).toContainText(
+      /^On real field photos it gives a diagnosis for \d+\.\d% of them and is right \d+\.\d% of those times\./,
+    );
+    await expect(panel.getByRole('row', { name: /^Real field photos/ })).toContainText(
+      '95% confidence interval',
+    );
+    await expectAccessible(page, '/Custom in English');
+    await shot(page, 'diagnosis-custom-reliability-en');
   });
 });

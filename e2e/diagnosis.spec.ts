@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ReliabilityRow } from '../packages/contracts/src/reliability.ts';
 import {
   expect,
   expectAccessible,
@@ -49,6 +50,7 @@ test.describe('diagnosis flow', () => {
       modeloVersion: string;
       testAccuracy: number | null;
       fieldAccuracy: number | null;
+      reliability: ReliabilityRow[];
     }[];
     for (const m of loaded.filter((x) => x.testAccuracy !== null)) {
       const pct = new Intl.NumberFormat('es-MX', {
@@ -71,6 +73,29 @@ test.describe('diagnosis flow', () => {
     }
     await shot(page, 'diagnosis-custom-es');
     await models.selectOption('tomato_leaf_cnn_mobilenet');
+    // under the selector, how far the chosen model can be trusted, set by set, from its card
+    const panel = page.getByTestId('model-reliability');
+    await expect(
+      panel.getByRole('heading', { name: '¿Qué tan confiable es MobileNet v1?' }),
+    ).toBeVisible();
+    const pct1 = (x: number) =>
+      new Intl.NumberFormat('es-MX', {
+        style: 'percent',
+        minimumFractionDigits: 1,
+        maximumFractionDigits: 1,
+      }).format(x);
+    const mobilenet = loaded.find((m) => m.modeloVersion === 'tomato_leaf_cnn_mobilenet')!;
+    const onField = mobilenet.reliability.find((r) => r.set === 'field_val')!;
+    await expect(panel.getByTestId('field-summary')).toContainText(
+      `En fotos reales de campo da un diagnóstico en el ${pct1(onField.acceptedShare!)} de los casos y acierta en el ${pct1(onField.accuracyAccepted!)} de esas veces.`,
+    );
+    await expect(panel.getByRole('row', { name: /^Reales de campo/ })).toContainText(
+      pct1(onField.top1!),
+    );
+    await expect(panel.getByRole('row', { name: /^Cotidianas que no son hojas/ })).toContainText(
+      'rechaza el',
+    );
+    await shot(page, 'diagnosis-custom-reliability-es');
     const uploadButton = page.getByRole('button', { name: 'Subir imágenes' });
     await expect(uploadButton).toBeDisabled();
     await expectAccessible(page, '/Custom');

@@ -4,6 +4,7 @@
  * lower-case tool name; multipart fields are spelled as in the specification.
  */
 import type { ClassId } from './classes.ts';
+import type { ReliabilityRow } from './reliability.ts';
 
 /** Values of the configuration page's selectors (only the first of each is enabled). */
 export const CROPS = ['tomate', 'fresa', 'maiz'] as const;
@@ -44,6 +45,12 @@ export interface LoadedModel {
    * (out_of_distribution.evaluation.field_val); null when the card has no such figure.
    */
   fieldAccuracy: number | null;
+  /**
+   * Beyond the spec: how often the model is right, set by set, as its card measured it (lab test
+   * split, its new leaves, field photos, lab leaves made field-like, photos that are not tomato
+   * leaves; reliability.ts). Empty when the model has no card.
+   */
+  reliability: ReliabilityRow[];
 }
 
 /** Reply of POST /diagrodl/posts/ (multipart: image, name_img). */

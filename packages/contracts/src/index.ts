@@ -4,6 +4,7 @@ export * from './routes.ts';
 export * from './login.ts';
 export * from './classes.ts';
 export * from './model-card.ts';
+export * from './reliability.ts';
 export * from './diagnosis.ts';
 export * from './countries.ts';
 export * from './registration.ts';

@@ -68,6 +68,23 @@ export const oodSetSchema = z.object({
   accuracy_accepted: rate.nullable().optional(),
 });
 
+/**
+ * One set of a card's `out_of_distribution.evaluation` (ml/diagrodl_ml/fieldtrain.py
+ * evaluate_sets): the fields the product reads; a card may hold more (per class, by kind of photo).
+ * Shares are of every photo of the set; `accuracy_accepted` is the top-1 among the photos given a
+ * diagnosis, null when none was.
+ */
+export const evaluationSetSchema = z.looseObject({
+  n: z.number().int().nonnegative(),
+  top1: rate.optional(),
+  top1_ci95: interval.optional(),
+  accepted_share: rate.optional(),
+  accuracy_accepted: rate.nullable().optional(),
+  accuracy_accepted_ci95: interval.optional(),
+  refused_share: rate.optional(),
+  refused_ci95: interval.optional(),
+});
+
 export const modelCardSchema = z.object({
   schema_version: z.literal(1),
   /** 'mobilenet' | 'resnet50' | 'vgg16' */
@@ -186,12 +203,7 @@ export const modelCardSchema = z.object({
     note: z.string(),
     sets: z.record(z.string(), oodSetSchema).optional(),
     /** Every evaluation set measured on the exported file (field_val: the real field photos). */
-    evaluation: z
-      .record(
-        z.string(),
-        z.looseObject({ n: z.number().int().nonnegative(), top1: rate.optional() }),
-      )
-      .optional(),
+    evaluation: z.record(z.string(), evaluationSetSchema).optional(),
   }),
   goals: z.object({
     top1_accuracy: rate,

@@ -11,7 +11,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { CLASS_IDS } from '@diagrodl/contracts/classes';
-import { MODEL_VERSIONS, type LoadedModelDetails, type ModelId } from '@diagrodl/contracts';
+import {
+  MODEL_VERSIONS,
+  type LoadedModelDetails,
+  type ModelId,
+  type ReliabilityRow,
+  ensembleReliabilityOf,
+  reliabilityOf,
+} from '@diagrodl/contracts';
 import {
   type EnsembleCard,
   type ModelCard,
@@ -544,6 +551,7 @@ export class ModelRegistry implements Inference {
             : v.label,
         testAccuracy: this.accuracy(v.modelId),
         fieldAccuracy: this.fieldAccuracy(v.modelId),
+        reliability: this.reliability(v.modelId),
         threshold: m.threshold,
         ...(m instanceof EnsembleModel ? { members: m.members.map((x) => x.id) } : {}),
         ...(m.leafThreshold === undefined ? {} : { leafThreshold: m.leafThreshold }),
@@ -586,6 +594,13 @@ export class ModelRegistry implements Inference {
     const m = this.get(id);
     if (!(m instanceof OnnxModel)) return null;
     return m.card.out_of_distribution.evaluation?.field_val?.top1 ?? null;
+  }
+
+  /** What the model's card says of how often it is right, set by set (empty without a card). */
+  reliability(id: string): ReliabilityRow[] {
+    const m = this.get(id);
+    if (m instanceof OnnxModel) return reliabilityOf(m.card);
+    return m instanceof EnsembleModel && m.card ? ensembleReliabilityOf(m.card) : [];
   }
 
   /** Display label of a model id ('MobileNet v1', ...). */

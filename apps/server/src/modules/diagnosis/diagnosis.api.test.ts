@@ -95,6 +95,9 @@ describeEachDatabase(
         fieldAccuracy: null, // the tiny model's card measured no field photos
         threshold: 0,
       });
+      // its card holds the lab test split's figures only, so that is all the page can show
+      expect(mobilenet.reliability.map((r: { set: string }) => r.set)).toEqual(['lab_test']);
+      expect(mobilenet.reliability[0]).toMatchObject({ n: expect.any(Number), top1: 0.975 });
       // the ensemble's accuracy from its card (models/ensemble.card.json)
       expect(models.find((m: { id: string }) => m.id === 'ensemble')).toMatchObject({
         testAccuracy: 0.925,
@@ -102,6 +105,16 @@ describeEachDatabase(
         threshold: 0.5,
         label: 'Ensemble (MobileNet + ResNet50)',
         members: ['mobilenet', 'resnet50'],
+        reliability: [
+          {
+            set: 'lab_test',
+            n: 10,
+            top1: 0.925,
+            top1Ci95: [0, 1],
+            acceptedShare: 1,
+            accuracyAccepted: 0.925,
+          },
+        ],
       });
       const health = await json(await fetch(`${ctx().baseUrl}/api/health`));
       expect(health.models).toContainEqual({ id: 'mobilenet', accuracy: 0.975, status: 'loaded' });

@@ -13,6 +13,8 @@ import {
   FIELD_PHOTO_CAUTION,
   LAB_LIKE_CUT,
   type LoadedModelDetails,
+  parseModelCard,
+  reliabilityOf,
 } from '@diagrodl/contracts';
 import { type TestServer, json } from '../../testing/harness.ts';
 import {
@@ -47,9 +49,15 @@ describe('a diagnosis of a field-like photo carries the field-photo caution (shi
         fs.readFileSync(path.join(server.config.modelsDir, 'mobilenet.card.json'), 'utf8'),
       );
       const models: LoadedModelDetails[] = await json(await fetch(`${server.baseUrl}${P.models}`));
-      expect(models.find((m) => m.id === 'mobilenet')?.fieldAccuracy).toBe(
-        card.out_of_distribution.evaluation.field_val.top1,
-      );
+      const mobilenet = models.find((m) => m.id === 'mobilenet');
+      expect(mobilenet?.fieldAccuracy).toBe(card.out_of_distribution.evaluation.field_val.top1);
+      // and how often it is right set by set, the field photos' figures among them, from the card
+      expect(mobilenet?.reliability).toEqual(reliabilityOf(parseModelCard(card)));
+      expect(mobilenet?.reliability.find((r) => r.set === 'field_val')).toMatchObject({
+        n: card.out_of_distribution.evaluation.field_val.n,
+        acceptedShare: card.out_of_distribution.evaluation.field_val.accepted_share,
+        accuracyAccepted: card.out_of_distribution.evaluation.field_val.accuracy_accepted,
+      });
       const { browser } = await loggedIn(server.app, server.baseUrl, 'Campo0001');
       expect(
         (await browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') })).status,

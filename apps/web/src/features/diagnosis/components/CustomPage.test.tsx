@@ -1,7 +1,7 @@
 // The configuration page (/Custom): each loaded model with its measured test accuracy, the
 // ensemble's too when the server has its card (GET /diagrodl/models/ gives a testAccuracy), and
 // the accuracy on real field photos when the card measured it (fieldAccuracy).
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -20,6 +20,10 @@ const MODELS: LoadedModelDetails[] = [
     label: 'ResNet50 v1',
     testAccuracy: 0.9512,
     fieldAccuracy: 0.3736,
+    reliability: [
+      { set: 'lab_test', n: 1124, top1: 0.9512, acceptedShare: 0.94, accuracyAccepted: 0.96 },
+      { set: 'field_val', n: 91, top1: 0.3736, acceptedShare: 0.6813, accuracyAccepted: 0.4194 },
+    ],
     threshold: 0.6,
   },
   {
@@ -28,6 +32,28 @@ const MODELS: LoadedModelDetails[] = [
     label: 'MobileNet v1',
     testAccuracy: 0.962,
     fieldAccuracy: 0.5824,
+    reliability: [
+      {
+        set: 'lab_test',
+        n: 1124,
+        top1: 0.962,
+        top1Ci95: [0.9697, 0.9911],
+        acceptedShare: 0.9867,
+        accuracyAccepted: 0.9874,
+        accuracyAcceptedCi95: [0.9789, 0.9925],
+      },
+      { set: 'lab_new_leaves', n: 861, top1: 0.9768, top1Ci95: [0.9627, 0.9889] },
+      {
+        set: 'field_val',
+        n: 91,
+        top1: 0.5824,
+        top1Ci95: [0.4907, 0.6886],
+        acceptedShare: 0.3297,
+        accuracyAccepted: 0.8,
+        accuracyAcceptedCi95: [0.6269, 0.905],
+      },
+      { set: 'negatives_holdout', n: 2805, refusedShare: 1, refusedCi95: [0.9986, 1] },
+    ],
     threshold: 0.5,
   },
   {
@@ -36,6 +62,9 @@ const MODELS: LoadedModelDetails[] = [
     label: 'Ensemble (MobileNet + ResNet50)',
     testAccuracy: 0.9734,
     fieldAccuracy: null,
+    reliability: [
+      { set: 'lab_test', n: 1124, top1: 0.9734, acceptedShare: 0.96, accuracyAccepted: 0.98 },
+    ],
     threshold: 0.62,
     members: ['mobilenet', 'resnet50'],
   },
@@ -80,5 +109,94 @@ describe('the configuration page', () => {
   it('shows the field accuracy alone when the test accuracy is not known', async () => {
     const onlyField = MODELS.map((m) => (m.id === 'mobilenet' ? { ...m, testAccuracy: null } : m));
     expect(await options(onlyField)).toContain('MobileNet v1 (en fotos de campo 58.2%)');
+  });
+
+  it("shows how far the chosen model can be trusted, set by set, from the server's figures", async () => {
+    await options(MODELS);
+    // the MobileNet is chosen first
+    const panel = await screen.findByTestId('model-reliability');
+    expect(
+      within(panel).getByRole('heading', { name: '¿Qué tan confiable es MobileNet v1?' }),
+    ).toBeTruthy();
+    expect(within(panel).getByTestId('field-summary').textContent).toMatch(
+      /^En fotos reales de campo da un diagnóstico en el 33\.0% de los casos y acierta en el 80\.0% de esas veces\./,
+    );
+    const rows = within(panel)
+      .getAllByRole('row')
+      .slice(1)
+      .map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent));
+    expect(rows).toEqual([
+      [
+        'De laboratorio (PlantVillage), reservadas para la prueba',
+        '1,124',
+        '96.2%intervalo de confianza del 95%: 97.0%–99.1%',
+        '98.7%',
+        '98.7%intervalo de confianza del 95%: 97.9%–99.3%',
+      ],
+      [
+        'De laboratorio, solo hojas que no vio al entrenar',
+        '861',
+        '97.7%intervalo de confianza del 95%: 96.3%–98.9%',
+        '—',
+        '—',
+      ],
+      [
+        'Reales de campo (PlantDoc), reservadas para la validación',
+        '91',
+        '58.2%intervalo de confianza del 95%: 49.1%–68.9%',
+        '33.0%',
+        '80.0%intervalo de confianza del 95%: 62.7%–90.5%',
+      ],
+      [
+        'Cotidianas que no son hojas de tomate',
+        '2,805',
+        'rechaza el 100.0%intervalo de confianza del 95%: 99.9%–100.0%',
+      ],
+    ]);
+  });
+
+  it('shows the figures of the model the user switches to, and says when field photos were not measured', async () => {
+    await options(MODELS);
+    await screen.findByTestId('model-reliability');
+    fireEvent.change(screen.getByLabelText('Modelos'), {
+      target: { value: 'Tomato_leaf_cnn_resnet50' },
+    });
+    expect((await screen.findByTestId('field-summary')).textContent).toMatch(
+      /da un diagnóstico en el 68\.1% de los casos y acierta en el 41\.9% de esas veces/,
+    );
+    fireEvent.change(screen.getByLabelText('Modelos'), { target: { value: 'ensemble' } });
+    expect((await screen.findByTestId('field-summary')).textContent).toBe(
+      'Este modelo no se midió en fotos reales de campo: sus cifras son de fotos de laboratorio, y en campo acertará menos.',
+    );
+    expect(
+      screen.getByRole('heading', { name: /Ensemble \(MobileNet \+ ResNet50\)/ }),
+    ).toBeTruthy();
+  });
+
+  it('says so when the model gave no diagnosis on any field photo', async () => {
+    const none = MODELS.map((m) =>
+      m.id === 'mobilenet'
+        ? {
+            ...m,
+            reliability: [{ set: 'field_val' as const, n: 91, top1: 0.59, acceptedShare: 0 }],
+          }
+        : m,
+    );
+    await options(none);
+    expect((await screen.findByTestId('field-summary')).textContent).toBe(
+      'En fotos reales de campo no dio ningún diagnóstico: a todas respondió «No reconocido con confianza» o «No parece una hoja de tomate».',
+    );
+    const row = screen.getByRole('row', { name: /Reales de campo/ });
+    expect([...row.querySelectorAll('td')].map((c) => c.textContent)).toEqual([
+      '91',
+      '59.0%',
+      '0.0%',
+      '—',
+    ]);
+  });
+
+  it('shows no figures for a model without a card', async () => {
+    await options(MODELS.map((m) => ({ ...m, reliability: [] })));
+    expect(screen.queryByTestId('model-reliability')).toBeNull();
   });
 });

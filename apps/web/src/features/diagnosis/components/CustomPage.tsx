@@ -18,6 +18,7 @@ import { currentLanguage } from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
 import { DeviceReadiness } from '../device/DeviceReadiness.tsx';
 import { errorText } from './errors.ts';
+import { ModelReliability } from './ModelReliability.tsx';
 
 /** Offline only the model the device holds can run. */
 const DEVICE_MODELS: LoadedModel[] = [
@@ -27,6 +28,7 @@ const DEVICE_MODELS: LoadedModel[] = [
     label: 'MobileNet v1',
     testAccuracy: null,
     fieldAccuracy: null,
+    reliability: [],
   },
 ];
 
@@ -81,6 +83,7 @@ export default function CustomPage() {
     const v = MODEL_VERSIONS.find((m) => m.value === value)!;
     return loaded?.find((m) => m.id === v.modelId);
   };
+  const chosen = version ? info(version) : undefined;
   const versions = MODEL_VERSIONS.filter((v) => v.modelId !== 'ensemble' || info(v.value));
 
   return (
@@ -159,6 +162,7 @@ export default function CustomPage() {
             })}
           </Form.Select>
         </Form.Group>
+        {chosen && <ModelReliability label={chosen.label} rows={chosen.reliability} />}
         <div role="status" aria-live="polite" className="mb-3">
           {accepted && <Alert variant="success">{t('diagnosis.custom.accepted')}</Alert>}
         </div>
