@@ -104,6 +104,12 @@ test.describe('diagnosis flow', () => {
 
     // /upload
     await expect(page).toHaveURL(/\/upload$/);
+    // how to photograph a leaf, before the file picker
+    const tips = page.getByRole('complementary', { name: 'Cómo tomar la foto' });
+    await expect(tips.getByRole('listitem')).toHaveCount(5);
+    await expect(tips.getByRole('listitem').first()).toHaveText(
+      'Acércate. Que la hoja ocupe casi toda la foto: con la hoja pequeña en la foto casi nunca da un diagnóstico.',
+    );
     const identify = page.getByRole('button', { name: 'Identificar y diagnosticar imágenes' });
     await expect(identify).toBeDisabled();
     await page.getByRole('button', { name: 'Subir imágenes seleccionadas' }).click();

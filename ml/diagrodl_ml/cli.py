@@ -37,6 +37,7 @@ from .ensemble import attach, refit_calibration
 from .labgate import attach_gate, expose_gate
 from .familiar import attach as attach_familiarity
 from .leafcrop import try_leaf_crop
+from .conditions import measure as measure_conditions
 from .labhead import try_lab_head
 from .packformats import try_pack_formats
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
@@ -141,6 +142,10 @@ def main(argv: list[str] | None = None) -> int:
     prt.add_argument("--max-views", type=int, choices=VIEW_COUNTS, default=1,
                      help="also choose on validation how many symmetric views the graph averages (at most this many; "
                           "the file must have none yet)")
+    ppc = _model_command(sub, "photo-conditions", "an export's figures on the lab test leaves under one photo condition "
+                                                  "at a time (small in the frame, several leaves, shadow, blur...: "
+                                                  "conditions.py)")
+    ppc.add_argument("--json", type=Path, help="also write the figures to this file")
     pq = _model_command(sub, "quantize", "int8 (QDQ) copy of an export, calibrated on training photos, and its card",
                         out=True)
     pq.add_argument("--weight-max", type=int, choices=(WEIGHT_MAX, NO_SATURATION_MAX), default=WEIGHT_MAX,
@@ -303,6 +308,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.cmd == "bench-views":
         bench_views(args.views, cache_dir=args.cache_dir)
+        return 0
+    if args.cmd == "photo-conditions":
+        figures = measure_conditions(args.model, read_card(args.model), args.cache_dir)
+        if args.json:
+            args.json.write_text(json.dumps(figures, indent=1) + "\n")
         return 0
     if args.cmd == "quantize":
         print(json.dumps(quantize(args.model, args.out, args.cache_dir, weight_max=args.weight_max), indent=1))

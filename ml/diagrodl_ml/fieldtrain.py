@@ -221,6 +221,14 @@ def choose_thresholds(p_lab: np.ndarray, y_lab: np.ndarray, p_field: np.ndarray,
     return leaf_rule, rule, notes
 
 
+def card_rules(card: dict) -> dict:
+    """A card's chosen rules in the shape `decision_rule` and `_ort_or_torch` read (onnxruntime-node only: the
+    calibration is inside the file)."""
+    rej = card["rejection"]
+    return {"rule": {"threshold": rej["threshold"], "field_threshold": rej.get("field_threshold")},
+            "leaf": {"leaf_threshold": rej["leaf_threshold"]}}
+
+
 def decision_rule(rules: dict) -> dict:
     """The rule `decide` applies, from chosen rules ({"rule": confidence rule, "leaf": leaf rule})."""
     r = {"threshold": rules["rule"]["threshold"], "leaf_threshold": rules["leaf"]["leaf_threshold"]}
@@ -519,8 +527,7 @@ def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR
     src = {"lab_test": np.arange(len(cache.labels)), "negatives_split": ns,
            "lab_train_paths": [it.rel_path for it in split["train"]],
            "field_val": (load_photos(FIELD_DIR, [p.rel_path for p in fs["val"]]), np.array([p.label for p in fs["val"]]))}
-    rules = {"rule": {"threshold": card["rejection"]["threshold"], "field_threshold": card["rejection"].get("field_threshold")},
-             "leaf": {"leaf_threshold": card["rejection"]["leaf_threshold"]}}
+    rules = card_rules(card)
     ev = evaluate_export(None, model_path, cache, src, rules)
     m = metrics(ev["test_out"]["probabilities"], ev["y_test"], ev["test_photos"])
     cal = calibration_summary(ev["test_out"]["probabilities"], ev["y_test"], card["calibration"]["temperature"],

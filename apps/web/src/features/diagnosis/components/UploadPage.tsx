@@ -24,6 +24,7 @@ import { type DevicePhoto, deleteDevicePhotos } from '../device/store.ts';
 import { humanFileSize, isPreviewable, lastModifiedText } from '../format.ts';
 import { errorText } from './errors.ts';
 import { PhotoTable, RemoveButton, Thumb } from './PhotoTable.tsx';
+import { PhotoTips } from './PhotoTips.tsx';
 
 /** A picked file as the original's preview list showed it. */
 interface PreviewItem {
@@ -186,6 +187,7 @@ export default function UploadPage() {
   return (
     <section>
       <h1 className="h2">{t('diagnosis.upload.title')}</h1>
+      <PhotoTips />
       <Form onSubmit={(e) => void onSubmit(e)} noValidate>
         <FileField
           id={inputId}
