@@ -116,11 +116,11 @@ export const ADVICE: Readonly<Record<ClassId, Advice>> = {
 /** Advice for a row that was not recognised with confidence. */
 export const NOT_RECOGNISED_ADVICE: Advice = {
   es: [
-    'Tome una foto más clara de una sola hoja, de frente o por el envés, con buena luz y sin sombras.',
+    'Tome otra foto de cerca, que la hoja ocupe casi toda la foto, de frente o por el envés, enfocada, con buena luz y sin sombras, o recórtela a la hoja al subirla.',
     'Si la duda persiste, consulte a un técnico agrónomo de su zona.',
   ],
   en: [
-    'Take a clearer photo of a single leaf, front or back, in good light and without shadows.',
+    'Take another photo close up, the leaf filling most of it, front or back, in focus, in good light and without shadows, or crop it to the leaf when you upload it.',
     'If in doubt, ask a local agronomist.',
   ],
 };

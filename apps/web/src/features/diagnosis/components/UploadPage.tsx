@@ -25,6 +25,7 @@ import { humanFileSize, isPreviewable, lastModifiedText } from '../format.ts';
 import { errorText } from './errors.ts';
 import { PhotoTable, RemoveButton, Thumb } from './PhotoTable.tsx';
 import { PhotoTips } from './PhotoTips.tsx';
+import { CropDialog } from './CropDialog.tsx';
 
 /** A picked file as the original's preview list showed it. */
 interface PreviewItem {
@@ -35,6 +36,8 @@ interface PreviewItem {
   fileimage: string | null;
   datetime: string;
   filesize: string;
+  /** Cut to the leaf in the crop dialog (the file is the cropped copy). */
+  cropped?: boolean;
 }
 
 function readDataUrl(file: File): Promise<string> {
@@ -105,6 +108,7 @@ export default function UploadPage() {
   const [failures, setFailures] = useState<string[]>([]);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [toRemove, setToRemove] = useState<PendingImage | null>(null);
+  const [toCrop, setToCrop] = useState<PreviewItem | null>(null);
 
   const refresh = useCallback(async () => {
     if (!navigator.onLine) return;
@@ -136,6 +140,27 @@ export default function UploadPage() {
     setSelection((s) => [...s, ...items]);
     if (inputRef.current) inputRef.current.value = '';
     if (cameraRef.current) cameraRef.current.value = '';
+  };
+
+  /** The picked photo replaced by its cropped copy (same row, name and date). */
+  const onCropped = async (file: File) => {
+    const item = toCrop!;
+    const fileimage = isPreviewable(file.name) ? await readDataUrl(file) : null;
+    setSelection((s) =>
+      s.map((x) =>
+        x.id === item.id
+          ? {
+              ...x,
+              file,
+              filetype: file.type,
+              fileimage,
+              filesize: humanFileSize(file.size),
+              cropped: true,
+            }
+          : x,
+      ),
+    );
+    setToCrop(null);
   };
 
   const onSubmit = async (e: FormEvent) => {
@@ -231,16 +256,29 @@ export default function UploadPage() {
                     <FileIcon />
                   )}
                 </td>
-                <td className="text-break">{item.filename}</td>
+                <td className="text-break">
+                  {item.filename}
+                  {item.cropped && (
+                    <span className="badge text-bg-secondary ms-2" data-testid="cropped-badge">
+                      {t('diagnosis.upload.crop.done')}
+                    </span>
+                  )}
+                </td>
                 <td>{item.filetype}</td>
                 <td>{item.datetime}</td>
                 <td>{item.filesize}</td>
                 <td>
-                  <RemoveButton
-                    label={t('diagnosis.upload.removeSelected')}
-                    name={item.filename}
-                    onClick={() => setSelection((s) => s.filter((x) => x.id !== item.id))}
-                  />
+                  <div className="d-flex flex-wrap gap-1">
+                    <Button size="sm" variant="outline-secondary" onClick={() => setToCrop(item)}>
+                      {t('diagnosis.upload.crop.button')}
+                      <span className="visually-hidden">: {item.filename}</span>
+                    </Button>
+                    <RemoveButton
+                      label={t('diagnosis.upload.removeSelected')}
+                      name={item.filename}
+                      onClick={() => setSelection((s) => s.filter((x) => x.id !== item.id))}
+                    />
+                  </div>
                 </td>
               </>
             )}
@@ -349,6 +387,11 @@ export default function UploadPage() {
         </Button>
       )}
 
+      <CropDialog
+        file={toCrop?.file ?? null}
+        onCancel={() => setToCrop(null)}
+        onCropped={(f) => void onCropped(f)}
+      />
       <Modal
         show={toRemove !== null || keptToRemove !== null}
         onHide={() => {
