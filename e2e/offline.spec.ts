@@ -89,6 +89,13 @@ test.describe('offline: the installed app', () => {
     // diagnose three photos on the device: two leaves and a cat
     await openOffline(page, '/Custom');
     await deviceReady(page);
+    // offline too, the device's model says how far it can be trusted (from its cached card)
+    await expect(
+      page.getByRole('heading', { name: '¿Qué tan confiable es MobileNet v1?' }),
+    ).toBeVisible();
+    await expect(page.getByTestId('field-summary')).toContainText(
+      'En fotos reales de campo da un diagnóstico en el',
+    );
     await page.getByRole('button', { name: 'Enviar configuración' }).click();
     await page.getByRole('link', { name: 'Subir imágenes' }).click();
     await expect(page).toHaveURL(/\/upload$/);

@@ -49,6 +49,11 @@ function newLeaves(m: ModelCard['metrics'] | EnsembleCard['metrics']): Reliabili
     : [];
 }
 
+/** Top-1 on the real field photos of the card's field validation part (null: not measured). */
+export function fieldTop1Of(card: ModelCard): number | null {
+  return card.out_of_distribution.evaluation?.field_val?.top1 ?? null;
+}
+
 /**
  * A model card's figures. The lab top-1's interval is the one over the split's groups when the card
  * has it (photos of one leaf are not independent), else the evaluation set's own.

@@ -17,6 +17,7 @@ import {
   type ModelId,
   type ReliabilityRow,
   ensembleReliabilityOf,
+  fieldTop1Of,
   reliabilityOf,
 } from '@diagrodl/contracts';
 import {
@@ -593,7 +594,7 @@ export class ModelRegistry implements Inference {
   fieldAccuracy(id: string): number | null {
     const m = this.get(id);
     if (!(m instanceof OnnxModel)) return null;
-    return m.card.out_of_distribution.evaluation?.field_val?.top1 ?? null;
+    return fieldTop1Of(m.card);
   }
 
   /** What the model's card says of how often it is right, set by set (empty without a card). */

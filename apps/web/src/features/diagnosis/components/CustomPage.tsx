@@ -11,26 +11,41 @@ import {
   MODEL_TYPES,
   MODEL_VERSIONS,
   ROUTES,
+  fieldTop1Of,
+  reliabilityOf,
 } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { formatNumber } from '@/lib/format.ts';
 import { currentLanguage } from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
 import { DeviceReadiness } from '../device/DeviceReadiness.tsx';
+import { cachedDeviceCard } from '../device/model.ts';
 import { errorText } from './errors.ts';
 import { ModelReliability } from './ModelReliability.tsx';
 
 /** Offline only the model the device holds can run. */
-const DEVICE_MODELS: LoadedModel[] = [
-  {
-    id: 'mobilenet',
-    modeloVersion: 'tomato_leaf_cnn_mobilenet',
-    label: 'MobileNet v1',
-    testAccuracy: null,
-    fieldAccuracy: null,
-    reliability: [],
-  },
-];
+const DEVICE_MODEL: LoadedModel = {
+  id: 'mobilenet',
+  modeloVersion: 'tomato_leaf_cnn_mobilenet',
+  label: 'MobileNet v1',
+  testAccuracy: null,
+  fieldAccuracy: null,
+  reliability: [],
+};
+
+/** Offline: the device's model, with its figures when its card is cached. */
+async function deviceModels(): Promise<LoadedModel[]> {
+  const card = await cachedDeviceCard();
+  if (!card) return [DEVICE_MODEL];
+  return [
+    {
+      ...DEVICE_MODEL,
+      testAccuracy: card.metrics.accuracy,
+      fieldAccuracy: fieldTop1Of(card),
+      reliability: reliabilityOf(card),
+    },
+  ];
+}
 
 /** /Custom: model configuration; 'Subir imágenes' is enabled once the server accepts it. */
 export default function CustomPage() {
@@ -43,7 +58,7 @@ export default function CustomPage() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    (navigator.onLine ? diagnosisApi.models() : Promise.resolve(DEVICE_MODELS))
+    (navigator.onLine ? diagnosisApi.models() : deviceModels())
       .then((models) => {
         setLoaded(models);
         const preferred = MODEL_VERSIONS.find((v) =>
@@ -62,7 +77,7 @@ export default function CustomPage() {
     setBusy(true);
     try {
       // offline the device identifies with its MobileNet; nothing to tell the server
-      if (navigator.onLine || version !== DEVICE_MODELS[0]!.modeloVersion)
+      if (navigator.onLine || version !== DEVICE_MODEL.modeloVersion)
         await diagnosisApi.configure({
           cultivo: 'tomate',
           nivel: 'hoja',

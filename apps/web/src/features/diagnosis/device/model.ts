@@ -225,3 +225,14 @@ export async function deviceModelCached(): Promise<boolean> {
   const hits = await Promise.all([MODEL_URL, CARD_URL, WASM_URL].map((u) => cache.match(u)));
   return hits.every(Boolean);
 }
+
+/** The on-device model's card as last cached (null when none is, or it does not parse): no network. */
+export async function cachedDeviceCard(): Promise<ModelCard | null> {
+  if (!('caches' in window)) return null;
+  try {
+    const res = await (await caches.open(DEVICE_CACHE)).match(CARD_URL);
+    return res ? parseModelCard(await res.json()) : null;
+  } catch {
+    return null;
+  }
+}
