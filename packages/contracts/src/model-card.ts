@@ -69,10 +69,10 @@ export const oodSetSchema = z.object({
 });
 
 /**
- * One set of a card's `out_of_distribution.evaluation` (ml/diagrodl_ml/fieldtrain.py
- * evaluate_sets): the fields the product reads; a card may hold more (per class, by kind of photo).
- * Shares are of every photo of the set; `accuracy_accepted` is the top-1 among the photos given a
- * diagnosis, null when none was.
+ * One set of a card's `out_of_distribution.evaluation` (ml/diagrodl_ml/transfer.py set_report,
+ * through fieldtrain.evaluate_export): the fields the product reads; a card may hold more (per
+ * class, by kind of photo). Shares are of every photo of the set; `accuracy_accepted` is the top-1
+ * among the photos given a diagnosis, null when none was.
  */
 export const evaluationSetSchema = z.looseObject({
   n: z.number().int().nonnegative(),

@@ -133,6 +133,7 @@ export function CropDialog({
                 draggable={false}
                 className="d-block"
                 style={{ maxWidth: '100%', maxHeight: '60vh' }}
+                onError={() => setError(t('diagnosis.upload.crop.failed'))}
                 onLoad={(e) => {
                   const im = e.currentTarget;
                   setSize({ w: im.naturalWidth, h: im.naturalHeight });
