@@ -26,6 +26,10 @@ test.describe('diagnosis flow', () => {
   }) => {
     // /DiAgroDL: the tool's home
     await page.goto('/DiAgroDL');
+    // how to photograph a leaf: the same tips as on the upload page
+    await expect(
+      page.getByRole('complementary', { name: 'Cómo tomar la foto' }).getByRole('listitem'),
+    ).toHaveCount(4);
     await page.getByRole('link', { name: 'Iniciar diagnóstico' }).click();
 
     // /Custom
@@ -106,9 +110,9 @@ test.describe('diagnosis flow', () => {
     await expect(page).toHaveURL(/\/upload$/);
     // how to photograph a leaf, before the file picker
     const tips = page.getByRole('complementary', { name: 'Cómo tomar la foto' });
-    await expect(tips.getByRole('listitem')).toHaveCount(5);
+    await expect(tips.getByRole('listitem')).toHaveCount(4);
     await expect(tips.getByRole('listitem').first()).toHaveText(
-      'Acércate. Que la hoja ocupe casi toda la foto: con la hoja pequeña en la foto casi nunca da un diagnóstico.',
+      'Acércate. Que la hoja ocupe casi toda la foto: con la hoja pequeña casi nunca sale un diagnóstico acertado. Si salió pequeña, usa «Recortar» al subirla.',
     );
     const identify = page.getByRole('button', { name: 'Identificar y diagnosticar imágenes' });
     await expect(identify).toBeDisabled();
