@@ -30,6 +30,7 @@ test.describe('diagnosis flow', () => {
     await expect(
       page.getByRole('complementary', { name: 'Cómo tomar la foto' }).getByRole('listitem'),
     ).toHaveCount(4);
+    await shot(page, 'diagnosis-home-es');
     await page.getByRole('link', { name: 'Iniciar diagnóstico' }).click();
 
     // /Custom
