@@ -8,6 +8,7 @@ import {
   expectAccessible,
   loginViaApi,
   createUser,
+  pct1,
   shot,
   test,
   uniqueUserName,
@@ -83,12 +84,6 @@ test.describe('diagnosis flow', () => {
     await expect(
       panel.getByRole('heading', { name: '¿Qué tan confiable es MobileNet v1?' }),
     ).toBeVisible();
-    const pct1 = (x: number) =>
-      new Intl.NumberFormat('es-MX', {
-        style: 'percent',
-        minimumFractionDigits: 1,
-        maximumFractionDigits: 1,
-      }).format(x);
     const mobilenet = loaded.find((m) => m.modeloVersion === 'tomato_leaf_cnn_mobilenet')!;
     const onField = mobilenet.reliability.find((r) => r.set === 'field_val')!;
     await expect(panel.getByTestId('field-summary')).toContainText(

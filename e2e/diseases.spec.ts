@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { ROUTES } from '../packages/contracts/src/routes.ts';
-import { expect, expectAccessible, setLanguage, shot, test } from './fixtures.ts';
+import { expect, expectAccessible, pct1, setLanguage, shot, test } from './fixtures.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const contentDir = path.join(root, 'apps/web/src/features/diseases/content');
@@ -382,13 +382,22 @@ test.describe('disease pages', () => {
       await expect(list.locator('li')).toHaveCount(health.models.length);
       for (const m of health.models) {
         if (m.accuracy === null) continue;
-        const pct = new Intl.NumberFormat('es-MX', {
-          style: 'percent',
-          minimumFractionDigits: 1,
-          maximumFractionDigits: 1,
-        }).format(m.accuracy);
-        await expect(list).toContainText(pct);
+        await expect(list).toContainText(pct1(m.accuracy));
       }
+      // and, where the card measured them, the figures on real field photos
+      const models = (await (await page.request.get('/diagrodl/models/')).json()) as {
+        id: string;
+        reliability: { set: string; acceptedShare?: number; accuracyAccepted?: number }[];
+      }[];
+      const onField = models
+        .map((m) => m.reliability.find((r) => r.set === 'field_val'))
+        .filter((r) => r?.acceptedShare && r.accuracyAccepted !== undefined);
+      expect(onField.length).toBeGreaterThan(0);
+      await expect(list.getByTestId('model-field')).toHaveCount(onField.length);
+      for (const r of onField)
+        await expect(list).toContainText(
+          `en fotos reales de campo da un diagnóstico en el ${pct1(r!.acceptedShare!)} de los casos y acierta en el ${pct1(r!.accuracyAccepted!)} de esas veces`,
+        );
     }
   });
 

@@ -125,3 +125,12 @@ export const test = base.extend<{ userPage: Page; userName: string }>({
 });
 
 export { expect };
+
+/** A share as the Spanish pages show it: a percentage with one decimal (es-MX: "98.1%"). */
+export function pct1(x: number): string {
+  return new Intl.NumberFormat('es-MX', {
+    style: 'percent',
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  }).format(x);
+}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ENDPOINTS, type HealthReply } from '@diagrodl/contracts';
+import { ENDPOINTS, type HealthReply, type ReliabilityRow } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { callApi } from '@/lib/api-client.ts';
 import { formatNumber } from '@/lib/format.ts';
@@ -30,10 +30,42 @@ function useLoadedModels(): ModelsState {
   return state;
 }
 
+/**
+ * Each loaded model's figures on the real field photos of its card (GET /diagrodl/models/
+ * `reliability`), by model id; empty while unknown or when the call fails (the list shows the
+ * test accuracy alone then).
+ */
+function useFieldFigures(): Map<string, ReliabilityRow> {
+  const [rows, setRows] = useState(new Map<string, ReliabilityRow>());
+  useEffect(() => {
+    let alive = true;
+    callApi(ENDPOINTS.models).then(
+      (models) => {
+        const field = models.flatMap((m) =>
+          m.reliability
+            .filter(
+              (r) => r.set === 'field_val' && r.acceptedShare && r.accuracyAccepted !== undefined,
+            )
+            .map((r) => [m.id, r] as const),
+        );
+        if (alive) setRows(new Map(field));
+      },
+      () => undefined,
+    );
+    return () => {
+      alive = false;
+    };
+  }, []);
+  return rows;
+}
+
 function ModelAccuracy() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'es';
   const state = useLoadedModels();
+  const field = useFieldFigures();
+  const pct = (x: number) =>
+    formatNumber(x, lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
   if (state.status === 'loading') {
     return <p role="status">{t('diseases.about.accuracyLoading')}</p>;
   }
@@ -54,13 +86,16 @@ function ModelAccuracy() {
         {state.models.map((m) => (
           <li key={m.id}>
             <strong>{t(`diseases.about.modelNames.${m.id}`, { defaultValue: m.id })}</strong>:{' '}
-            {m.accuracy === null
-              ? t('diseases.about.notMeasured')
-              : formatNumber(m.accuracy, lang, {
-                  style: 'percent',
-                  minimumFractionDigits: 1,
-                  maximumFractionDigits: 1,
+            {m.accuracy === null ? t('diseases.about.notMeasured') : pct(m.accuracy)}
+            {field.has(m.id) && (
+              <span data-testid="model-field">
+                {'; '}
+                {t('diseases.about.onField', {
+                  given: pct(field.get(m.id)!.acceptedShare!),
+                  right: pct(field.get(m.id)!.accuracyAccepted!),
                 })}
+              </span>
+            )}
           </li>
         ))}
       </ul>
