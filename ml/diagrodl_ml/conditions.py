@@ -119,14 +119,16 @@ def condition_sets(cache, backgrounds: list[np.ndarray], seed: int = SEED) -> tu
         others = [int(k) for k in pick.choice(mates, size=min(len(mates), int(pick.integers(2, 4))), replace=False)]
         bg = FA.random_crop(backgrounds[int(pick.integers(len(backgrounds)))], pick, 224, (0.3, 1.0))
         plan.append((j, others, bg, int(pick.integers(2**31))))
-    sets = {}
-    for c, name in enumerate(CONDITIONS):
-        rng = np.random.default_rng(seed + 1 + c)
-        sets[name] = np.stack([
-            condition_image(name, np.asarray(cache.images[j]), np.asarray(cache.masks[j]), bg, place_seed,
-                            [(np.asarray(cache.images[k]), np.asarray(cache.masks[k])) for k in others], rng)
-            for j, others, bg, place_seed in plan])
-    return sets, cache.labels[np.array(leaves)]
+    # each leaf (and its mates) read from the cache once for every condition; each condition's own generator
+    # still draws leaf by leaf, in cache order
+    rngs = [np.random.default_rng(seed + 1 + c) for c in range(len(CONDITIONS))]
+    out: dict[str, list[np.ndarray]] = {name: [] for name in CONDITIONS}
+    for j, others, bg, place_seed in plan:
+        rgb, mask = np.asarray(cache.images[j]), np.asarray(cache.masks[j])
+        mates = [(np.asarray(cache.images[k]), np.asarray(cache.masks[k])) for k in others]
+        for name, rng in zip(CONDITIONS, rngs):
+            out[name].append(condition_image(name, rgb, mask, bg, place_seed, mates, rng))
+    return {name: np.stack(v) for name, v in out.items()}, cache.labels[np.array(leaves)]
 
 
 def measure(model_path: Path, card: dict, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dict:

@@ -9,3 +9,12 @@ export function formatNumber(
   if (!Number.isFinite(value)) return '—';
   return new Intl.NumberFormat(LOCALE_TAG[lang], options).format(value);
 }
+
+/** A share (0..1) as a percentage with one decimal for the active locale ("98.1%"). */
+export function formatPercent(value: number, lang: Language): string {
+  return formatNumber(value, lang, {
+    style: 'percent',
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  });
+}

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ENDPOINTS, type HealthReply, type ReliabilityRow } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { callApi } from '@/lib/api-client.ts';
-import { formatNumber } from '@/lib/format.ts';
+import { formatPercent } from '@/lib/format.ts';
 import { type AboutContent, useContent } from './content.ts';
 import { ContentSections, PageHeader, PageSection } from './components/ContentSections.tsx';
 import { PageLayout } from './components/PageLayout.tsx';
@@ -64,8 +64,7 @@ function ModelAccuracy() {
   const lang = i18n.language === 'en' ? 'en' : 'es';
   const state = useLoadedModels();
   const field = useFieldFigures();
-  const pct = (x: number) =>
-    formatNumber(x, lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const pct = (x: number) => formatPercent(x, lang);
   if (state.status === 'loading') {
     return <p role="status">{t('diseases.about.accuracyLoading')}</p>;
   }

@@ -1,7 +1,7 @@
 import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
 import type { Interval, ReliabilityRow } from '@diagrodl/contracts';
-import { formatNumber } from '@/lib/format.ts';
+import { formatNumber, formatPercent } from '@/lib/format.ts';
 import { currentLanguage } from '@/lib/i18n.ts';
 
 /**
@@ -14,8 +14,7 @@ export function ModelReliability({ label, rows }: { label: string; rows: Reliabi
   const { t } = useTranslation();
   const lang = currentLanguage();
   if (!rows.length) return null;
-  const pct = (x: number) =>
-    formatNumber(x, lang, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const pct = (x: number) => formatPercent(x, lang);
   /** A 95 % interval under its figure: the range shown, its name read out by screen readers. */
   const ci = (i: Interval | undefined) =>
     i && (
