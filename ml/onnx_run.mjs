@@ -6,6 +6,7 @@ import { openSync, readSync, writeSync, closeSync, fstatSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { diagnosisSessionOptions } from '../apps/server/src/inference/ort-session.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.join(here, '..', 'apps', 'server', 'package.json'));
@@ -16,11 +17,8 @@ const dims = dimsArg.split(',').map(Number);
 const per = dims.reduce((a, b) => a * b, 1);
 const bytesPer = dtype === 'uint8' ? 1 : 4;
 const threads = Number(process.env.DIAGRODL_THREADS ?? 2);
-const session = await ort.InferenceSession.create(modelPath, {
-  intraOpNumThreads: threads,
-  interOpNumThreads: 1,
-  graphOptimizationLevel: 'all',
-});
+// the server's own session options (exact int8 products on CPUs without VNNI)
+const session = await ort.InferenceSession.create(modelPath, diagnosisSessionOptions(threads));
 const skip = new Set(skipArg.split(',').filter(Boolean));
 const fetches = session.outputNames.filter((n) => !skip.has(n));
 const fd = openSync(inPath, 'r');

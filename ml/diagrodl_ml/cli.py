@@ -19,6 +19,7 @@
     python3 -m diagrodl_ml.cli bench-views [--views N]         # viewbench.py: CPU time of each kind of training view
     python3 -m diagrodl_ml.cli tiny-reference --out DIR        # tests
     python3 -m diagrodl_ml.cli tiny-fixture                    # the server tests' tiny model
+    python3 -m diagrodl_ml.cli int8-probe                      # the server tests' int8 pair probe
     python3 -m diagrodl_ml.cli preprocess IMAGE OUT.f32        # tests
 """
 from __future__ import annotations
@@ -47,7 +48,7 @@ from .finish import finish
 from .gpufinish import ensemble_card, finish_gpu
 from .gputrain import (IMAGENET_ARCH, LAB_FORMATS, PACK_IMAGENETTE, PACK_LAB_FORMAT, PACK_LAB_QUALITY, PACK_LAB_SIZE,
                        PACK_TINY, GpuConfig, pack, train_gpu)
-from .fixtures import tiny_reference, write_tiny_fixture
+from .fixtures import tiny_reference, write_int8_pair_probe, write_tiny_fixture
 from .models import VIEW_COUNTS
 from .preprocess import preprocess_file
 from .train import TrainConfig, train
@@ -239,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     pr.add_argument("--views", type=int, choices=VIEW_COUNTS, default=1, help="symmetric views averaged in the graph")
     pf = sub.add_parser("tiny-fixture", help="rebuild the server tests' tiny model (model.onnx; card.json's file block)")
     pf.add_argument("--out", type=Path, default=Path("apps/server/src/testing/fixtures/tiny-model"))
+    pip_ = sub.add_parser("int8-probe", help="rebuild the server tests' int8 pair probe (exact int8 products)")
+    pip_.add_argument("--out", type=Path, default=Path("apps/server/src/testing/fixtures/int8-pairs/pairs.onnx"))
     pp = sub.add_parser("preprocess", help="write the preprocessed tensor of an image file as raw float32")
     pp.add_argument("image", type=Path)
     pp.add_argument("out", type=Path)
@@ -322,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.cmd == "tiny-fixture":
         print(json.dumps(write_tiny_fixture(args.out)))
+        return 0
+    if args.cmd == "int8-probe":
+        print(json.dumps(write_int8_pair_probe(args.out)))
         return 0
     if args.cmd == "preprocess":
         args.out.write_bytes(preprocess_file(args.image).tobytes())

@@ -7,7 +7,9 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import onnx
 import torch
+from onnx import TensorProto, helper, numpy_helper
 from PIL import Image, ImageDraw
 
 from .classes import CLASS_IDS, FOLDER_TO_CLASS
@@ -86,6 +88,37 @@ def write_tiny_fixture(out_dir: Path) -> dict:
     card["file"].update(file_digest(out_dir / "model.onnx"))  # the copy is the export: meta has the same digest
     card_path.write_text(json.dumps(card, indent=2) + "\n")
     return meta
+
+
+# The int8 pair probe: one 1x1 convolution, int8 in the product's QDQ form, whose every pair of adjacent
+# products overflows an int16 (255 x 127 x 2 = 64,770). With the input all 1.0 (uint8 255) each output is exactly
+# INT8_PROBE_CHANNELS x 1.0 x 1.0 = 64 (uint8 128 at scale 0.5). A CPU without VNNI under onnxruntime's default
+# kernel clips each pair at 32,767 and gives 32.5; the server's session options (ort-session.mjs) must give 64.
+INT8_PROBE_CHANNELS = 64
+INT8_PROBE_EXACT = 64.0
+
+
+def write_int8_pair_probe(path: Path) -> dict:
+    """Writes the int8 pair probe (ONNX, opset 13, a few hundred bytes) to `path`; returns its digest."""
+    c, o = INT8_PROBE_CHANNELS, 4
+    init = [numpy_helper.from_array(np.asarray(v), name) for name, v in (
+        ("x_scale", np.float32(1 / 255)), ("x_zero", np.uint8(0)),
+        ("w", np.full((o, c, 1, 1), 127, np.int8)), ("w_scale", np.float32(1 / 127)), ("w_zero", np.int8(0)),
+        ("y_scale", np.float32(0.5)), ("y_zero", np.uint8(0)))]
+    nodes = [helper.make_node("QuantizeLinear", ["input", "x_scale", "x_zero"], ["x_q"]),
+             helper.make_node("DequantizeLinear", ["x_q", "x_scale", "x_zero"], ["x_dq"]),
+             helper.make_node("DequantizeLinear", ["w", "w_scale", "w_zero"], ["w_dq"]),
+             helper.make_node("Conv", ["x_dq", "w_dq"], ["y"]),
+             helper.make_node("QuantizeLinear", ["y", "y_scale", "y_zero"], ["y_q"]),
+             helper.make_node("DequantizeLinear", ["y_q", "y_scale", "y_zero"], ["output"])]
+    graph = helper.make_graph(
+        nodes, "int8_pair_probe", [helper.make_tensor_value_info("input", TensorProto.FLOAT, ["N", c, 4, 4])],
+        [helper.make_tensor_value_info("output", TensorProto.FLOAT, ["N", o, 4, 4])], init)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="diagrodl")
+    model.ir_version = 8
+    path.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(model, str(path))
+    return file_digest(path)
 
 
 def make_jpeg(path: Path, rng: np.random.Generator, w: int = 300, h: int = 220, quality: int = 85) -> None:

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
+import { diagnosisSessionOptions } from './ort-session.mjs';
 import { CLASS_IDS } from '@diagrodl/contracts/classes';
 import {
   MODEL_VERSIONS,
@@ -483,12 +484,7 @@ export class ModelRegistry implements Inference {
         continue;
       }
       try {
-        const session = await ort.InferenceSession.create(file, {
-          executionProviders: ['cpu'],
-          intraOpNumThreads: 2,
-          interOpNumThreads: 1,
-          graphOptimizationLevel: 'all',
-        });
+        const session = await ort.InferenceSession.create(file, diagnosisSessionOptions());
         if (!session.inputNames.includes('input') || !session.outputNames.includes('cam')) {
           refuse("the ONNX graph lacks the 'input' / 'probabilities' / 'cam' names");
           continue;
