@@ -185,16 +185,28 @@ export function prepareDeviceModel(): Promise<void> {
   return preparing;
 }
 
-async function load(): Promise<DeviceModel> {
-  const { card, model, wasm } = await files();
-  const ort = await import('onnxruntime-web/wasm');
+/**
+ * A session of a model file in onnxruntime-web's WebAssembly runtime (`wasm`: its binary), one
+ * thread on the page's own thread: how the device model runs, and what its tests run.
+ */
+export async function createDeviceSession(
+  ort: Ort,
+  model: ArrayBuffer | Uint8Array,
+  wasm: ArrayBuffer | Uint8Array,
+): Promise<Session> {
   ort.env.wasm.wasmBinary = wasm;
   ort.env.wasm.numThreads = 1;
   ort.env.wasm.proxy = false;
-  const session = await ort.InferenceSession.create(new Uint8Array(model), {
+  return ort.InferenceSession.create(new Uint8Array(model), {
     executionProviders: ['wasm'],
     graphOptimizationLevel: 'all',
   });
+}
+
+async function load(): Promise<DeviceModel> {
+  const { card, model, wasm } = await files();
+  const ort = await import('onnxruntime-web/wasm');
+  const session = await createDeviceSession(ort, model, wasm);
   for (const name of ['input']) {
     if (!session.inputNames.includes(name)) throw new Error(`the model has no '${name}' input`);
   }
