@@ -81,6 +81,17 @@ test.describe('unit converter', () => {
     await expect(page.getByTestId('converted')).toHaveValue('');
     await expect(page.locator('body')).not.toContainText('NaN');
 
+    // "1,000" is a thousand in Mexico and one in Spain: flagged as it is typed, never converted.
+    await page.getByTestId('value').fill('1,000');
+    await expect(
+      alertIn(
+        page,
+        '«1,000» puede leerse como 1000 o como 1: escribe los miles sin separador (1000) y los decimales con punto o coma.',
+      ),
+    ).toBeVisible();
+    await page.getByTestId('execute').click();
+    await expect(page.getByTestId('converted')).toHaveValue('');
+
     // Changing the measure repopulates both lists, each starting with a placeholder.
     await page.getByTestId('value').fill('3');
     await page.getByTestId('measure').selectOption('pressure');
@@ -239,6 +250,13 @@ test.describe('lateral-line calculator', () => {
     await expect(page.getByTestId('lateral-Po-alert')).toHaveText(
       'Escribe un número (se acepta punto o coma decimal).',
     );
+    await page.getByTestId('lateral-Po').fill('2,500');
+    await expect(page.getByTestId('lateral-Po-alert')).toHaveText(
+      '«2,500» puede leerse como 2500 o como 2.5: escribe los miles sin separador (2500) y los decimales con punto o coma.',
+    );
+    await page.getByTestId('lateral-calculate').click();
+    await expect(page.getByTestId('lateral-Po-alert')).toContainText('«2,500» puede leerse');
+    await expect(page.getByTestId('lateral-Po')).toHaveAttribute('aria-invalid', 'true');
     await page.getByTestId('lateral-Po').fill('0');
     await page.getByTestId('lateral-calculate').click();
     await expect(page.getByTestId('lateral-Po-alert')).toHaveText('Po debe ser mayor que 0.');

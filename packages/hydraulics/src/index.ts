@@ -42,6 +42,8 @@ export {
 } from './uniformity';
 export {
   formatMessageNumber,
+  ambiguousCommaReadings,
+  isAmbiguousComma,
   isBlank,
   millimetresToMetres,
   parseDecimal,

@@ -168,7 +168,7 @@ describe('main-line form validation (specification §5, §8)', () => {
     expect(validateMainlineSection(valid, 1)).toEqual({ ok: true, value: HAND });
     expect(
       validateMainlineSection(
-        { ...valid, pipeType: 'PVC_CLASS_7', flow: '12,125', length: '0.5', slope: '-0,999' },
+        { ...valid, pipeType: 'PVC_CLASS_7', flow: '12,5', length: '0,125', slope: '-0,999' },
         1,
       ),
     ).toEqual({
@@ -176,8 +176,8 @@ describe('main-line form validation (specification §5, §8)', () => {
       value: {
         pipeType: 'PVC_CLASS_7',
         nominalDiameter: 100,
-        flow: 12.125,
-        length: 0.5,
+        flow: 12.5,
+        length: 0.125,
         slope: -0.999,
       },
     });
@@ -202,6 +202,7 @@ describe('main-line form validation (specification §5, §8)', () => {
     ],
     ['four decimals in flow', { flow: '1.2345' }, 'flow', numeric],
     ['letters in flow', { flow: '1a' }, 'flow', numeric],
+    ['a comma that groups thousands in es-MX', { length: '2,500' }, 'length', numeric],
     ['a negative flow', { flow: '-1' }, 'flow', numeric],
     ['an empty length', { length: '' }, 'length', numeric],
     ['an exponent in length', { length: '1e3' }, 'length', numeric],

@@ -36,6 +36,28 @@ describe('specification messages, word for word', () => {
     expect(SECONDARY_MESSAGES.ok(1.5, 2)).toBe("This section it's OK! HF:1.5 < HFp:2");
   });
 
+  it('never prints two different numbers alike on both sides of < or >', () => {
+    // hf 2.3415335 against HFp 2.342 both round to 2.342 at three decimals
+    expect(SECONDARY_MESSAGES.ok(2.3415335, 2.342)).toBe(
+      "This section it's OK! HF:2.3415 < HFp:2.342",
+    );
+    expect(SECONDARY_MESSAGES.ok(2.3415335, 2.3416)).toBe(
+      "This section it's OK! HF:2.3415 < HFp:2.3416",
+    );
+    expect(SECONDARY_MESSAGES.danger(1, 2.3420004, 2.342)).toBe(
+      'Section 1 Verify yours data input, loss pressure is bigger than HFp! HF:2.3420004 > HFp:2.342',
+    );
+    // a difference beyond 9 decimals is not shown
+    expect(SECONDARY_MESSAGES.danger(1, 2.342 + 1e-12, 2.342)).toBe(
+      'Section 1 Verify yours data input, loss pressure is bigger than HFp! HF:2.342 > HFp:2.342',
+    );
+    // a screen's formatter gets the same digits (es-MX: a decimal point, no grouping)
+    const screen = (v: number, digits = 3) => v.toFixed(digits).replace(/\.?0+$/, '');
+    expect(SECONDARY_MESSAGES.ok(1000.0001, 1000.0004, screen)).toBe(
+      "This section it's OK! HF:1000.0001 < HFp:1000.0004",
+    );
+  });
+
   it('main-line designer', () => {
     expect(MAINLINE_MESSAGES.selectPipeType(2)).toBe('Please select type pipe in this section 2');
     expect(MAINLINE_MESSAGES.threeDecimals).toBe(

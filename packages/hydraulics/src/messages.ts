@@ -6,7 +6,19 @@
  */
 import { formatMessageNumber } from './numbers';
 
-export type NumberFormatter = (value: number) => string;
+/** Formats a number for a message with at most `digits` decimals (3 when not given). */
+export type NumberFormatter = (value: number, digits?: number) => string;
+
+/**
+ * The two sides of 'HF:x < HFp:y' with three decimals, or with as many more (up to 9) as it takes
+ * for two different numbers not to print alike ('HF:2.342 < HFp:2.342' becomes 'HF:2.3415 <
+ * HFp:2.342').
+ */
+function comparedPair(a: number, b: number, format: NumberFormatter): [string, string] {
+  let digits = 3;
+  while (a !== b && digits < 9 && format(a, digits) === format(b, digits)) digits += 1;
+  return [format(a, digits), format(b, digits)];
+}
 
 /** Initial text of every section status (specification §4). */
 export const STATUS_HERE = 'Status Here';
@@ -39,10 +51,14 @@ export const SECONDARY_MESSAGES = {
     hf: number,
     hfp: number,
     format: NumberFormatter = formatMessageNumber,
-  ) =>
-    `Section ${section} Verify yours data input, loss pressure is bigger than HFp! HF:${format(hf)} > HFp:${format(hfp)}`,
-  ok: (hf: number, hfp: number, format: NumberFormatter = formatMessageNumber) =>
-    `This section it's OK! HF:${format(hf)} < HFp:${format(hfp)}`,
+  ) => {
+    const [x, y] = comparedPair(hf, hfp, format);
+    return `Section ${section} Verify yours data input, loss pressure is bigger than HFp! HF:${x} > HFp:${y}`;
+  },
+  ok: (hf: number, hfp: number, format: NumberFormatter = formatMessageNumber) => {
+    const [x, y] = comparedPair(hf, hfp, format);
+    return `This section it's OK! HF:${x} < HFp:${y}`;
+  },
   /** Beyond the specification: S0 longer than the pipe leaves no outlet. */
   s0BeyondLength: (section: number) =>
     `Section ${section}: S0 must not be greater than the pipe length`,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ambiguousCommaReadings,
+  isAmbiguousComma,
   isBlank,
   millimetresToMetres,
   parseDecimal,
@@ -17,6 +19,29 @@ describe('raw input parsing', () => {
     for (const bad of ['', 'abc', '1.2.3', '1,2,3', '1 000', '0x10', 'Infinity']) {
       expect(parseDecimal(bad)).toBeNull();
     }
+  });
+
+  it('refuses a comma that reads as a thousands group as well as a decimal comma', () => {
+    // es-MX (the screens' default locale) writes a thousand "1,000"; es-ES writes one "1,000".
+    for (const ambiguous of ['1,000', ' 2,500 ', '-1,000', '+12,345', '999,999']) {
+      expect(isAmbiguousComma(ambiguous)).toBe(true);
+      expect(parseDecimal(ambiguous)).toBeNull();
+      expect(parseThreeDecimals(ambiguous)).toBeNull();
+    }
+    // a leading zero, or not three digits after the comma, is not a thousands group
+    expect(parseDecimal('0,125')).toBe(0.125);
+    expect(parseThreeDecimals('0,125')).toBe(0.125);
+    expect(parseDecimal('1,25')).toBe(1.25);
+    expect(parseDecimal('1,2500')).toBe(1.25);
+    expect(parseDecimal('1000')).toBe(1000);
+    expect(parseDecimal('1.000')).toBe(1);
+    for (const plain of ['0,125', '1,25', '1000', '1.000', '1234,567', '', 'abc']) {
+      expect(isAmbiguousComma(plain)).toBe(false);
+    }
+    expect(isAmbiguousComma(undefined)).toBe(false);
+    expect(ambiguousCommaReadings(' 2,500')).toEqual({ thousands: 2500, decimal: 2.5 });
+    expect(ambiguousCommaReadings('-1,000')).toEqual({ thousands: -1000, decimal: -1 });
+    expect(ambiguousCommaReadings('1,25')).toBeNull();
   });
 
   it('parses integers', () => {

@@ -12,6 +12,7 @@ import { useExportLabels } from '../shared/fields.tsx';
 import { ToolPage } from '../shared/ToolPage.tsx';
 import { useDesign } from '../shared/useDesign.ts';
 import { useReportExport } from '../shared/useReportExport.ts';
+import { useAmbiguousComma } from '../shared/useNumberFormat.ts';
 import {
   DESIGN,
   KIND,
@@ -42,9 +43,12 @@ export default function ConverterPage() {
   const update = (patch: Partial<Pick<Saved, 'measure' | 'from' | 'to' | 'value'>>) =>
     dispatch({ type: 'update', patch });
   const run = (patch: Partial<Saved>) => dispatch({ type: 'run', patch });
-  const alertFor = (field: string) => (alert?.field === field ? t(alert.key) : null);
+  // A comma that could group thousands ("2,500") is flagged as it is typed (the value cannot run).
+  const ambiguity = useAmbiguousComma()(state.value);
+  const alertFor = (field: string) =>
+    field === 'value' && ambiguity ? ambiguity : alert?.field === field ? t(alert.key) : null;
   const fieldId = (f: string) => `${id}-${f}`;
-  const invalid = (f: string) => alert?.field === f;
+  const invalid = (f: string) => alert?.field === f || (f === 'value' && ambiguity !== null);
   const unitOptions = units.map((u) => [u.id, u.label[lang]] as const);
   /** The drop-down of the measure or of a unit, with its empty 'choose' entry and its alert. */
   const select = (
@@ -105,6 +109,7 @@ export default function ConverterPage() {
               autoComplete="off"
               value={state.value}
               isInvalid={invalid('value')}
+              aria-invalid={invalid('value') || undefined}
               aria-describedby={invalid('value') ? `${id}-value-alert` : undefined}
               onChange={(e) => update({ value: e.target.value })}
               data-testid="value"

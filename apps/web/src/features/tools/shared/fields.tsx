@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { ExportBarLabels } from './ExportBar.tsx';
 import { STATUS_HERE } from '@diagrodl/hydraulics';
 import { InlineAlert } from './InlineAlert.tsx';
+import { useAmbiguousComma } from './useNumberFormat.ts';
 import type { Language } from '@/lib/i18n.ts';
 
 /** Labels of the export bar: the converter's own, or those the three designers share. */
@@ -21,7 +22,10 @@ export function useExportLabels(tool: 'irrigation' | 'converter' = 'irrigation')
   };
 }
 
-/** A labelled text input for a number (decimal comma or point), its unit and its inline alert. */
+/**
+ * A labelled text input for a number (decimal comma or point), its unit and its inline alert. A
+ * comma that could group thousands ("2,500") is flagged as it is typed, before any other alert.
+ */
 export function NumberField({
   label,
   hint,
@@ -42,7 +46,9 @@ export function NumberField({
   testId?: string;
 }) {
   const id = useId();
-  const describedBy = [hint ? `${id}-hint` : '', alert ? `${id}-alert` : '']
+  const ambiguity = useAmbiguousComma()(value);
+  const message = (!readOnly && ambiguity) || alert;
+  const describedBy = [hint ? `${id}-hint` : '', message ? `${id}-alert` : '']
     .filter(Boolean)
     .join(' ');
   return (
@@ -59,7 +65,8 @@ export function NumberField({
           value={value}
           readOnly={readOnly}
           className={readOnly ? 'tool-readonly' : undefined}
-          isInvalid={Boolean(alert)}
+          isInvalid={Boolean(message)}
+          aria-invalid={message ? true : undefined}
           aria-describedby={describedBy || undefined}
           onChange={(e) => onChange?.(e.target.value)}
           data-testid={testId}
@@ -73,7 +80,7 @@ export function NumberField({
       )}
       <InlineAlert
         id={`${id}-alert`}
-        message={alert}
+        message={message}
         testId={testId ? `${testId}-alert` : undefined}
       />
     </div>
