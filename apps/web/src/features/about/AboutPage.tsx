@@ -14,6 +14,8 @@ interface Author {
 const CITATIONS = [
   'Hughes, D. P. & Salathé, M. (2015). An open access repository of images on plant health to enable the development of mobile disease diagnostics. arXiv:1511.08060.',
   'Mohanty, S. P., Hughes, D. P. & Salathé, M. (2016). Using deep learning for image-based plant disease detection. Frontiers in Plant Science 7:1419. doi:10.3389/fpls.2016.01419.',
+  'Singh, D., Jain, N., Jain, P., Kayal, P., Kumawat, S. & Batra, N. (2020). PlantDoc: A dataset for visual plant disease detection. Proceedings of the 7th ACM IKDD CoDS and 25th COMAD, 249-253. doi:10.1145/3371158.3371196.',
+  'Deng, J., Dong, W., Socher, R., Li, L.-J., Li, K. & Fei-Fei, L. (2009). ImageNet: A large-scale hierarchical image database. IEEE Conference on Computer Vision and Pattern Recognition (CVPR), 248-255. doi:10.1109/CVPR.2009.5206848.',
 ];
 
 export default function AboutPage() {
