@@ -658,6 +658,19 @@ test.describe('main-line design', () => {
     await expect(sections).toHaveCount(LINE.sections.length);
     await expect(page.getByTestId('mainline-totals')).toBeVisible();
 
+    // An initial pressure below the total loss: the line cannot reach its end, and the totals say so.
+    await expect(page.getByTestId('mainline-negative-end')).toHaveCount(0);
+    await page.getByTestId('mainline-pressure').fill('0.5');
+    await page.getByTestId('mainline-totals-button').click();
+    const endLow = 0.5 - t.hfTotal;
+    expect(endLow).toBeLessThan(0);
+    await expect(page.getByTestId('mainline-negative-end')).toHaveText(
+      `La presión final es negativa (${endLow.toFixed(3)} m): con esta presión inicial la línea no puede llevar esos caudales hasta el final. Aumenta la presión inicial o el diámetro, o acorta la línea.`,
+    );
+    await page.getByTestId('mainline-pressure').fill(String(LINE.initialPressure));
+    await page.getByTestId('mainline-totals-button').click();
+    await expect(page.getByTestId('mainline-negative-end')).toHaveCount(0);
+
     // Clear resets a section's inputs and the totals; delete renumbers; reset clears all.
     await sections.nth(3).getByTestId('mainline-clear').click();
     await expect(page.getByTestId('mainline-totals')).toHaveCount(0);

@@ -16,7 +16,7 @@ import { useDesign } from '../shared/useDesign.ts';
 import { useNumberFormat } from '../shared/useNumberFormat.ts';
 import { useReportExport } from '../shared/useReportExport.ts';
 import { MainlineSection } from './MainlineSection.tsx';
-import { mainlineReport, totalsFigures } from './report.ts';
+import { mainlineReport, negativeEndWarning, totalsFigures } from './report.ts';
 import { DESIGN, KIND, epanetDesign, pressureProfile } from './state.ts';
 import '../shared/tools.css';
 
@@ -96,6 +96,10 @@ export default function MainlinePage() {
             {t('irrigation.mainline.totals.title')}
           </h2>
           <InlineAlert message={totals.message} testId="mainline-totals-alert" />
+          <InlineAlert
+            message={negativeEndWarning(state, t, (v) => fmt(v, 3))}
+            testId="mainline-negative-end"
+          />
           <dl className="row mb-0 mt-2">
             {totalsFigures(state, t).map((f) => (
               <div key={f.label} className="col-12 col-sm-6 col-lg-4 d-flex gap-2">

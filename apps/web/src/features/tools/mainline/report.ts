@@ -1,5 +1,6 @@
 /** The main-line designer's result as one report description (CSV and PDF: see shared/report.ts). */
 import { MAINLINE_PIPE_TYPES, STATUS_HERE, resolveMainlinePipeType } from '@diagrodl/hydraulics';
+import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
 import type { Figure, Report } from '../shared/report.ts';
 import type { Translate } from '../shared/translate.ts';
@@ -29,7 +30,24 @@ export function totalsFigures(state: State, t: Translate): Figure[] {
   ];
 }
 
+/**
+ * Beyond the specification: the warning when the totals end below 0 m of pressure (the line cannot
+ * carry its flows to the end), with the end pressure as `format` writes it; null otherwise.
+ */
+export function negativeEndWarning(
+  state: State,
+  t: Translate,
+  format: (value: number) => string,
+): string | null {
+  const { totals } = state;
+  if (!totals || !(totals.endPressure < 0)) return null;
+  return t('irrigation.mainline.totals.negativeEnd', { end: format(totals.endPressure) });
+}
+
 export function mainlineReport(state: State, t: Translate, lang: Language): Report {
+  const negativeEnd = negativeEndWarning(state, t, (v) =>
+    formatNumber(v, lang, { minimumFractionDigits: 3, maximumFractionDigits: 3 }),
+  );
   const { sections, totals } = state;
   const field = (key: string) => t(`irrigation.mainline.fields.${key}`);
   const number = (value: number | null | undefined) =>
@@ -92,6 +110,16 @@ export function mainlineReport(state: State, t: Translate, lang: Language): Repo
                   {
                     kind: 'text' as const,
                     text: totals.message,
+                    tone: 'danger' as const,
+                    joined: true,
+                  },
+                ]
+              : []),
+            ...(negativeEnd
+              ? [
+                  {
+                    kind: 'text' as const,
+                    text: negativeEnd,
                     tone: 'danger' as const,
                     joined: true,
                   },

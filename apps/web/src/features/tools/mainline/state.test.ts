@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { STATUS_HERE, designMainline, mainlineTotals } from '@diagrodl/hydraulics';
 import { reportCsvRows, reportPdfBlocks } from '../shared/report.ts';
-import { mainlineReport } from './report.ts';
+import { mainlineReport, negativeEndWarning } from './report.ts';
 import {
   epanetDesign,
   init,
@@ -149,5 +149,21 @@ describe('main-line report', () => {
     expect(table.rows[0]![7]).toBe(s.sections[0]!.result!.hf!.toFixed(3));
     const totals = blocks[2] as unknown as { rows: [string, string][] };
     expect(totals.rows[0]).toEqual(['irrigation.mainline.totals.initialPressure', '40.000 m']);
+  });
+
+  it('warns when the line ends below 0 m of pressure, on the screen and in the report', () => {
+    const tWith = ((key: string, o?: { end: string }) => (o ? `${key} ${o.end}` : key)) as never;
+    const ok = run(typed(), { type: 'totals' });
+    expect(ok.totals!.endPressure).toBeGreaterThan(0);
+    expect(negativeEndWarning(ok, tWith, String)).toBeNull();
+
+    const low = run(typed('1'), { type: 'totals' });
+    const end = low.totals!.endPressure;
+    expect(end).toBeLessThan(0);
+    const warning = negativeEndWarning(low, tWith, (v) => v.toFixed(3));
+    expect(warning).toBe(`irrigation.mainline.totals.negativeEnd ${end.toFixed(3)}`);
+    const rows = reportCsvRows(mainlineReport(low, tWith, 'es'));
+    expect(rows.at(-1)).toEqual([warning]);
+    expect(rows.at(-2)![0]).toBe('irrigation.mainline.totals.maxVelocity');
   });
 });
