@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { UNIT_CATALOGUE, convert } from '@diagrodl/hydraulics';
 import { reportCsvRows, reportPdfBlocks } from '../shared/report.ts';
-import { check, converterReport, init, parseSaved, reducer, toSaved } from './state.ts';
+import {
+  check,
+  converterReport,
+  formatConverted,
+  init,
+  parseSaved,
+  reducer,
+  toSaved,
+} from './state.ts';
 
 describe('converter state', () => {
   it('runs only with valid inputs; a change hides the results', () => {
@@ -43,6 +51,26 @@ describe('converter state', () => {
       key: 'converter.notANumber',
     });
     expect(alertOf({ measure: 'length', from: 'm', to: 'cm', value: '1e3' })).toBeNull();
+    // "1,000" reads as a thousand in es-MX and as one with a decimal comma: refused
+    expect(alertOf({ measure: 'length', from: 'm', to: 'cm', value: '1,000' })).toEqual({
+      field: 'value',
+      key: 'converter.notANumber',
+    });
+    // a finite value whose conversion (or one of its equivalents) overflows
+    expect(alertOf({ measure: 'length', from: 'km', to: 'm', value: '1e306' })).toEqual({
+      field: 'value',
+      key: 'converter.outOfRange',
+    });
+    expect(alertOf({ measure: 'length', from: 'km', to: 'm', value: '1e300' })).toBeNull();
+  });
+
+  it('shows seven significant digits below 1, six decimals above, scientific at the ends', () => {
+    expect(formatConverted(convert('flow', 'L/h', 'L/s', 1), 'es')).toBe('0.0002777778');
+    expect(formatConverted(0.5, 'es')).toBe('0.5');
+    expect(formatConverted(1234.56789012, 'es')).toBe('1,234.56789');
+    expect(formatConverted(1 / 3, 'en')).toBe('0.3333333');
+    expect(formatConverted(2.5e-5, 'es')).toBe('2.5E-5');
+    expect(formatConverted(0, 'es')).toBe('0');
   });
 
   it('a hand-checked report: 2,5 km in m (CSV exact, PDF as Mexico writes numbers)', () => {

@@ -88,7 +88,19 @@ export function check(state: Saved): Checked {
     return { ok: false, field: 'to', key: 'converter.selectUnit' };
   const value = parseDecimal(state.value);
   if (value === null) return { ok: false, field: 'value', key: 'converter.notANumber' };
-  return { ok: true, measure: state.measure, from: state.from, to: state.to, value };
+  const checked = {
+    ok: true,
+    measure: state.measure,
+    from: state.from,
+    to: state.to,
+    value,
+  } as const;
+  // A finite value whose conversion overflows (1e303 km in mm) would show as '—' with no reason.
+  const { converted, equivalents: all } = conversion(checked);
+  if (![converted, ...Object.values(all)].every(Number.isFinite)) {
+    return { ok: false, field: 'value', key: 'converter.outOfRange' };
+  }
+  return checked;
 }
 
 export function reducer(state: State, action: Action): State {
@@ -115,12 +127,16 @@ export function conversion(c: Extract<Checked, { ok: true }>) {
   };
 }
 
-/** Plain for ordinary magnitudes, scientific for very large or very small ones. */
+/**
+ * Plain for ordinary magnitudes (six decimals from 1 up, seven significant digits below 1, so that
+ * 1 L/h in L/s reads 0.0002777778 and not 0.000278), scientific for very large or very small ones.
+ */
 export function formatConverted(value: number, lang: Language): string {
   const abs = Math.abs(value);
   if (abs !== 0 && (abs < 1e-4 || abs >= 1e12)) {
     return formatNumber(value, lang, { notation: 'scientific', maximumSignificantDigits: 7 });
   }
+  if (abs < 1) return formatNumber(value, lang, { maximumSignificantDigits: 7 });
   return formatNumber(value, lang, { maximumFractionDigits: 6 });
 }
 
