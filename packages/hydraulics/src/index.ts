@@ -41,8 +41,8 @@ export {
   type UniformityFigures,
 } from './uniformity';
 export {
-  formatMessageNumber,
   ambiguousCommaReadings,
+  formatMessageNumber,
   isAmbiguousComma,
   isBlank,
   millimetresToMetres,
