@@ -1,7 +1,7 @@
 """Inference preprocessing, decided once and mirrored in apps/server/src/inference/preprocess.ts.
 
 1. Decode the file (PIL / libjpeg-turbo), apply the EXIF orientation, convert to 8-bit RGB
-   (alpha dropped, no colour-profile conversion).
+   (transparent pixels flattened onto white exactly as libvips does, no colour-profile conversion).
 2. Centre-crop to a square whose side is the shorter image side (offset floor((W-S)/2)).
 3. Resize the square to 224x224 with an exact area-average ("box" with fractional overlaps)
    filter computed in float64, separable: rows first, then columns. No rounding to uint8.
@@ -30,9 +30,20 @@ def load_rgb(source: str | Path | bytes) -> np.ndarray:
         img = Image.open(source)
     with img:
         img = ImageOps.exif_transpose(img)
+        if img.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in img.info:
+            return flatten_on_white(np.asarray(img.convert("RGBA"), dtype=np.uint8))
         if img.mode != "RGB":
             img = img.convert("RGB")
         return np.asarray(img, dtype=np.uint8).copy()
+
+
+def flatten_on_white(rgba: np.ndarray) -> np.ndarray:
+    """RGBA to RGB on a white background, as libvips' flatten does it (the server's sharp):
+    floor((c a + 255 (255 - a)) / 255) per channel, so transparent pixels are white whatever
+    colour they hide."""
+    c = rgba[..., :3].astype(np.int64)
+    a = rgba[..., 3:4].astype(np.int64)
+    return ((c * a + 255 * (255 - a)) // 255).astype(np.uint8)
 
 
 def center_square(rgb: np.ndarray) -> np.ndarray:

@@ -259,7 +259,9 @@ export const DIAGNOSIS_MESSAGES = {
   interrupted:
     "La identificación se interrumpió: pulsa 'Iniciar identificación' de nuevo para terminar las imágenes pendientes.",
   failedImages: (n: number) =>
-    `${n} imagen${n === 1 ? '' : 'es'} no se pudo${n === 1 ? '' : 'ieron'} identificar y se descartó${n === 1 ? '' : 'aron'}.`,
+    n === 1
+      ? '1 imagen no se pudo identificar y se descartó.'
+      : `${n} imágenes no se pudieron identificar y se descartaron.`,
   noRows: 'No hay diagnósticos para el reporte: identifica al menos una imagen.',
   rowsDeleted: 'Diagnóstico eliminado.',
   historyDeleted: 'Entrada del historial eliminada.',

@@ -8,7 +8,7 @@
 import sharp from 'sharp';
 import { type CamMap, HEATMAP_MAX_SIDE, camOverlayRgba } from '@diagrodl/contracts/inference/cam';
 import { centreSquare } from '@diagrodl/contracts/inference/preprocess';
-import type { DecodedRgb } from '../inference/preprocess.ts';
+import { DECODE_FAIL_ON, type DecodedRgb } from '../inference/preprocess.ts';
 
 // The overlay itself (normalise, resize, jet, alpha) is shared with the browser's on-device
 // diagnosis: packages/contracts/src/inference/cam.ts.
@@ -52,7 +52,9 @@ export async function thumbnailJpeg(
   side = 160,
   quality = 78,
 ): Promise<Buffer> {
-  const img = Buffer.isBuffer(photo) ? sharp(photo, { failOn: 'error' }).autoOrient() : raw(photo);
+  const img = Buffer.isBuffer(photo)
+    ? sharp(photo, { failOn: DECODE_FAIL_ON }).autoOrient()
+    : raw(photo);
   return img
     .resize(side, side, { fit: 'inside', withoutEnlargement: true })
     .flatten({ background: '#ffffff' })

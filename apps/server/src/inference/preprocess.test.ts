@@ -79,6 +79,17 @@ describe('preprocessing: sharp (server) vs PIL (training pipeline)', () => {
         .png()
         .toBuffer(),
     );
+    // every alpha from 0 to 255 over every channel value: sharp's flatten and the Python mirror's agree
+    const ramp = Buffer.alloc(256 * 256 * 4);
+    for (let y = 0; y < 256; y++) {
+      for (let x = 0; x < 256; x++) ramp.set([x, (x * 7 + y) % 256, 255 - x, y], (y * 256 + x) * 4);
+    }
+    await add(
+      'alpha-ramp.png',
+      sharp(ramp, { raw: { width: 256, height: 256, channels: 4 } })
+        .png()
+        .toBuffer(),
+    );
     if (existsSync(SHARED)) {
       // two real PlantVillage photos (256x256 JPEG, the training data's format)
       for (const folder of ['Tomato___Bacterial_spot', 'Tomato___healthy']) {
@@ -124,6 +135,25 @@ describe('preprocessing: sharp (server) vs PIL (training pipeline)', () => {
         max = Math.max(max, Math.abs((ref[i] as number) - (ours.tensor[i] as number)));
       expect(max, `${f}: max |sharp - PIL| = ${max}`).toBeLessThanOrEqual(1e-3);
     }
+  });
+
+  it('flattens transparency onto white: the colour a transparent pixel hides changes nothing', async () => {
+    const tensors: Float32Array[] = [];
+    for (const hidden of [0, 255, 90]) {
+      const rgba = Buffer.alloc(64 * 48 * 4);
+      for (let i = 0; i < 64 * 48; i++) {
+        const leaf = i % 64 > 16 && i % 64 < 48;
+        rgba.set(leaf ? [40, 130, 35, 255] : [hidden, hidden / 2, 255 - hidden, 0], i * 4);
+      }
+      const png = await sharp(rgba, { raw: { width: 64, height: 48, channels: 4 } })
+        .png()
+        .toBuffer();
+      tensors.push((await preprocessImage(png)).tensor);
+    }
+    expect(tensors[1]).toEqual(tensors[0]);
+    expect(tensors[2]).toEqual(tensors[0]);
+    // the transparent corner is white: (1 - mean) / std in every channel
+    expect(tensors[0]![0]).toBeCloseTo((1 - 0.485) / 0.229, 5);
   });
 
   it('applies the EXIF orientation', async () => {

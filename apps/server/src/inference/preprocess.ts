@@ -3,7 +3,9 @@
  * (ml/diagrodl_ml/preprocess.py, PIL + numpy); a test checks both give the same tensor
  * within 1e-3 on the same JPEG.
  *
- * 1. Decode (sharp/libvips, libjpeg-turbo), apply the EXIF orientation, 8-bit RGB (alpha dropped).
+ * 1. Decode (sharp/libvips, libjpeg-turbo), apply the EXIF orientation, 8-bit RGB; transparent
+ *    pixels are flattened onto white (floor((c a + 255 (255 - a)) / 255)), so the colour hidden under
+ *    a transparent background never reaches the network.
  * 2. Centre-crop to a square whose side is the shorter side (offset floor((W - S) / 2)).
  * 3. Resize to 224x224 with an exact area-average filter in float64 (rows, then columns).
  *    libvips' and PIL's resize kernels differ, so both sides implement this step themselves.
@@ -18,6 +20,12 @@ import { INPUT_SIZE, toModelInput } from '@diagrodl/contracts/inference/preproce
 export { INPUT_SIZE, MEAN, STD, areaWeights } from '@diagrodl/contracts/inference/preprocess';
 /** Refuse images above this many pixels (decompression bombs). */
 export const MAX_INPUT_PIXELS = 100_000_000;
+/**
+ * How strict every decode of a photo is: the upload check, identification and the stored images
+ * use the same level, so a file the upload accepts (a PNG with a wrong checksum, say) is never
+ * dropped later. Truncated data is refused.
+ */
+export const DECODE_FAIL_ON = 'truncated' as const;
 
 export interface PreprocessedImage {
   /** [1, 3, size, size] normalised, NCHW. */
@@ -34,11 +42,15 @@ export interface DecodedRgb {
   height: number;
 }
 
-/** Decode to packed 8-bit RGB with the EXIF orientation applied. */
+/** Decode to packed 8-bit RGB with the EXIF orientation applied, transparency flattened onto white. */
 export async function decodeRgb(bytes: Buffer | Uint8Array): Promise<DecodedRgb> {
-  const { data, info } = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
+  const { data, info } = await sharp(bytes, {
+    limitInputPixels: MAX_INPUT_PIXELS,
+    failOn: DECODE_FAIL_ON,
+  })
     .autoOrient()
     .toColourspace('srgb')
+    .flatten({ background: '#ffffff' })
     .removeAlpha()
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });

@@ -395,6 +395,55 @@ describeEachDatabase(
       );
     });
 
+    it('identifies what the upload accepts, and never sees the colour under a transparent background', async () => {
+      const { browser, userId } = await loggedIn(ctx().app, ctx().baseUrl, 'Alpha00001');
+      expect(
+        (await browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') })).status,
+      ).toBe(200);
+      // a PNG whose IDAT checksum is wrong: libpng can read its pixels, and the upload accepts it
+      const png = await leafPhoto({ width: 120, height: 90, seed: 7, format: 'png' });
+      const idat = png.indexOf('IDAT');
+      const length = png.readUInt32BE(idat - 4);
+      const badCrc = Buffer.from(png);
+      badCrc[idat + 4 + length] = badCrc[idat + 4 + length]! ^ 0xff;
+      // one leaf on a fully transparent background that hides black, then white
+      const leafOn = async (hidden: number) => {
+        const w = 100;
+        const rgba = Buffer.alloc(w * w * 4);
+        for (let y = 0; y < w; y++) {
+          for (let x = 0; x < w; x++) {
+            const o = (y * w + x) * 4;
+            const leaf = (x - 50) ** 2 + (y - 50) ** 2 < 35 ** 2;
+            rgba.set(leaf ? [50, 140, 40, 255] : [hidden, hidden, hidden, 0], o);
+          }
+        }
+        return sharp(rgba, { raw: { width: w, height: w, channels: 4 } })
+          .png()
+          .toBuffer();
+      };
+      const files: [Buffer, string][] = [
+        [badCrc, 'suma_erronea.png'],
+        [await leafOn(0), 'fondo_negro.png'],
+        [await leafOn(255), 'fondo_blanco.png'],
+      ];
+      for (const [bytes, name] of files) {
+        const res = await browser.post(P.posts, {
+          body: uploadForm(bytes, name, { type: 'image/png' }),
+        });
+        expect(res.status, name).toBe(200);
+      }
+      expect((await browser.post(P.predict, { body: predictForm() })).status).toBe(200);
+      const run = await waitForRun(browser);
+      expect(run).toEqual({ state: 'done', done: 3, total: 3 });
+      const rows = await json(await browser.get(P.posts));
+      const byName = new Map(rows.map((r: { name_img: string }) => [r.name_img, r]));
+      expect([...byName.keys()].sort()).toEqual(files.map(([, n]) => n).sort());
+      const black = byName.get('fondo_negro.png') as { top3: unknown };
+      const white = byName.get('fondo_blanco.png') as { top3: unknown };
+      expect(black.top3).toEqual(white.top3);
+      expect(listFiles(media('heatmaps', userId))).toHaveLength(3);
+    });
+
     it("never mixes two users' images, rows, heatmaps, reports or history", async () => {
       const ana = await loggedIn(ctx().app, ctx().baseUrl, 'AnaMix0001');
       const ben = await loggedIn(ctx().app, ctx().baseUrl, 'BenMix0001');

@@ -6,6 +6,7 @@
 import sharp, { type Metadata } from 'sharp';
 import { DIAGNOSIS_MESSAGES as M, UPLOAD_LIMITS } from '@diagrodl/contracts';
 import { HttpError } from '../../lib/errors.ts';
+import { DECODE_FAIL_ON } from '../../inference/preprocess.ts';
 
 export interface InspectedImage {
   format: 'jpeg' | 'png' | 'webp';
@@ -77,8 +78,8 @@ export async function inspectImage(bytes: Buffer): Promise<InspectedImage> {
   if (!width || !height) throw new HttpError(400, M.undecodable);
   if (width * height > UPLOAD_LIMITS.maxPixels) throw new HttpError(413, M.tooManyPixels);
   try {
-    // a full decode (shrunk on the fly): truncated or corrupt data is refused here
-    await sharp(bytes, { failOn: 'truncated', limitInputPixels: UPLOAD_LIMITS.maxPixels })
+    // a full decode (shrunk on the fly), as strict as identification's: truncated data is refused here
+    await sharp(bytes, { failOn: DECODE_FAIL_ON, limitInputPixels: UPLOAD_LIMITS.maxPixels })
       .resize(64, 64, { fit: 'inside' })
       .raw()
       .toBuffer();

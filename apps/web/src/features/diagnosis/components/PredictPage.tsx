@@ -157,6 +157,11 @@ export default function PredictPage() {
                 ? t('diagnosis.predict.done', { count: progress.total })
                 : progressText}
             </p>
+            {progress.state === 'done' && progress.detail && (
+              <Alert variant="warning" className="mt-2 mb-0" data-testid="predict-failed">
+                {progress.detail}
+              </Alert>
+            )}
           </>
         )}
       </div>

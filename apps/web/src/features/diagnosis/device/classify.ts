@@ -28,6 +28,16 @@ function canvas(width: number, height: number): OffscreenCanvas | HTMLCanvasElem
   return c;
 }
 
+/** Paints the canvas white, so that a photo drawn on it is flattened as the server does it. */
+function onWhite(
+  ctx: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D,
+  width: number,
+  height: number,
+) {
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+}
+
 function context2d(c: OffscreenCanvas | HTMLCanvasElement) {
   const ctx = c.getContext('2d', { willReadFrequently: true }) as
     OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null;
@@ -35,7 +45,10 @@ function context2d(c: OffscreenCanvas | HTMLCanvasElement) {
   return ctx;
 }
 
-/** Decodes a photo to RGBA pixels, EXIF orientation applied, no colour management. */
+/**
+ * Decodes a photo to RGBA pixels, EXIF orientation applied, no colour management; a transparent
+ * background is painted white first, as the server flattens it (never the colour it hides).
+ */
 export async function decodePhoto(blob: Blob): Promise<Pixels> {
   const bitmap = await createImageBitmap(blob, {
     imageOrientation: 'from-image',
@@ -47,6 +60,7 @@ export async function decodePhoto(blob: Blob): Promise<Pixels> {
     if (width * height > UPLOAD_LIMITS.maxPixels) throw new Error('too-many-pixels');
     const c = canvas(width, height);
     const ctx = context2d(c);
+    onWhite(ctx, width, height);
     ctx.drawImage(bitmap, 0, 0);
     return { data: ctx.getImageData(0, 0, width, height).data, width, height };
   } finally {
@@ -96,6 +110,7 @@ export async function renderHeatmap(blob: Blob, cam: CamMap): Promise<Blob> {
     const base = canvas(width, height);
     const ctx = context2d(base);
     ctx.imageSmoothingQuality = 'high';
+    onWhite(ctx, width, height);
     ctx.drawImage(bitmap, 0, 0, width, height);
     const { side, left, top } = centreSquare(width, height);
     const overlay = canvas(side, side);
