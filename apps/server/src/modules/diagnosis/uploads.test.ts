@@ -1,6 +1,7 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { DIAGNOSIS_MESSAGES as M } from '@diagrodl/contracts';
-import { safeImageName } from './uploads.ts';
+import { inspectImage, safeImageName } from './uploads.ts';
 
 describe('safeImageName', () => {
   it('replaces spaces and odd characters with underscores and keeps accents', () => {
@@ -28,5 +29,19 @@ describe('safeImageName', () => {
     ]) {
       expect(() => safeImageName(bad), JSON.stringify(bad)).toThrow(M.badName);
     }
+  });
+});
+
+describe('inspectImage', () => {
+  it('gives the size of the photo as it is shown: upright, after its EXIF orientation', async () => {
+    const photo = (orientation: number) =>
+      sharp({ create: { width: 300, height: 200, channels: 3, background: '#3a7d2c' } })
+        .jpeg()
+        .withMetadata({ orientation })
+        .toBuffer();
+    expect(await inspectImage(await photo(1))).toMatchObject({ width: 300, height: 200 });
+    expect(await inspectImage(await photo(3))).toMatchObject({ width: 300, height: 200 });
+    expect(await inspectImage(await photo(6))).toMatchObject({ width: 200, height: 300 });
+    expect(await inspectImage(await photo(8))).toMatchObject({ width: 200, height: 300 });
   });
 });

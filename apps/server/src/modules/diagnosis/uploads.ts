@@ -73,8 +73,10 @@ export async function inspectImage(bytes: Buffer): Promise<InspectedImage> {
   if (format !== 'jpeg' && format !== 'png' && format !== 'webp') {
     throw new HttpError(415, M.badType);
   }
-  const width = meta.width ?? 0;
-  const height = meta.height ?? 0;
+  // EXIF orientations 5 to 8 turn the photo a quarter: its upright size swaps the stored one
+  const quarterTurn = (meta.orientation ?? 1) >= 5;
+  const width = (quarterTurn ? meta.height : meta.width) ?? 0;
+  const height = (quarterTurn ? meta.width : meta.height) ?? 0;
   if (!width || !height) throw new HttpError(400, M.undecodable);
   if (width * height > UPLOAD_LIMITS.maxPixels) throw new HttpError(413, M.tooManyPixels);
   try {
