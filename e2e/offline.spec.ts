@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import sharp from 'sharp';
 import { FIELD_PHOTO_CAUTION } from '../packages/contracts/src/diagnosis.ts';
 import { fieldLikeJpeg, notLeafJpeg } from '../apps/server/src/testing/photos.ts';
 import { preprocessImage } from '../apps/server/src/inference/preprocess.ts';
@@ -188,31 +189,43 @@ test.describe('offline: the installed app', () => {
     await shot(page, 'offline-history-synced-es');
   });
 
-  test("the browser's tensor equals the server's within 1e-3 on the same JPEG", async ({
+  test("the browser's tensor equals the server's within 1e-3 on the same photo", async ({
     userPage: page,
   }) => {
     await page.goto('/Custom');
     await deviceReady(page);
     await page.waitForFunction(() => 'diagrodlDevice' in window, undefined, { timeout: 60_000 });
-    const photos: { name: string; bytes: Buffer }[] = [
+    // a leaf cut out on a transparent background that hides black: both flatten it onto white
+    const side = 120;
+    const rgba = Buffer.alloc(side * side * 4);
+    for (let i = 0; i < side * side; i++) {
+      const [x, y] = [i % side, Math.floor(i / side)];
+      const leaf = (x - 60) ** 2 / 50 ** 2 + (y - 60) ** 2 / 35 ** 2 < 1;
+      rgba.set(leaf ? [45 + (i % 40), 125 + (i % 50), 35, 255] : [0, 0, 0, 0], i * 4);
+    }
+    const cutOut = await sharp(rgba, { raw: { width: side, height: side, channels: 4 } })
+      .png()
+      .toBuffer();
+    const photos: { name: string; bytes: Buffer; type?: string }[] = [
       ...[...LEAVES, 'hoja sana.jpg'].map((f) => ({
         name: f,
         bytes: fs.readFileSync(path.join(assets, f)),
       })),
       { name: 'gato.jpg', bytes: await notLeafJpeg() },
+      { name: 'recortada.png', bytes: cutOut, type: 'image/png' },
     ];
     for (const p of photos) {
       const browser = await page.evaluate(
-        async ([b64]) => {
+        async ([b64, type]) => {
           const bytes = Uint8Array.from(atob(b64 as string), (c) => c.charCodeAt(0));
           const hook = (
             window as unknown as {
               diagrodlDevice: { preprocess(b: Uint8Array, t: string): Promise<number[]> };
             }
           ).diagrodlDevice;
-          return hook.preprocess(bytes, 'image/jpeg');
+          return hook.preprocess(bytes, type as string);
         },
-        [p.bytes.toString('base64')],
+        [p.bytes.toString('base64'), p.type ?? 'image/jpeg'],
       );
       const server = (await preprocessImage(p.bytes)).tensor;
       expect(browser.length, p.name).toBe(server.length);
