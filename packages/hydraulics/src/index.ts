@@ -43,7 +43,6 @@ export {
 export {
   ambiguousCommaReadings,
   formatMessageNumber,
-  isAmbiguousComma,
   isBlank,
   millimetresToMetres,
   parseDecimal,

@@ -40,8 +40,8 @@ export function messageNumber(lang: Language): (value: number, digits?: number) 
  * The engine refuses such a number; the fields show this message as it is typed.
  */
 export function useAmbiguousComma(): (raw: string) => string | null {
-  const { t, i18n } = useTranslation();
-  const lang: Language = i18n.language === 'en' ? 'en' : 'es';
+  const { t } = useTranslation();
+  const { lang } = useNumberFormat();
   return useCallback(
     (raw) => {
       const readings = ambiguousCommaReadings(raw);
