@@ -15,6 +15,7 @@ interface Card {
   head: string;
   parameters: number;
   pretrained?: { weights: string };
+  metrics: { accuracy: number };
 }
 
 const card = (id: string): Card =>
@@ -24,12 +25,16 @@ const text = (blocks: Block[]) => blocks.map((b) => ('p' in b ? b.p : b.ul.join(
 
 const WORDS = {
   es: {
+    sameAsVgg: 'igual a la de VGG16',
+    belowMobileNet: 'inferior a la de MobileNet',
     pretrained: 'preentrenados en ImageNet',
     scratch: 'desde cero',
     outputs: (n: number) => `${n} salidas`,
     millions: (m: string) => `${m} millones de parámetros`,
   },
   en: {
+    sameAsVgg: "the same as VGG16's",
+    belowMobileNet: "lower than MobileNet's",
     pretrained: 'pre-trained on ImageNet',
     scratch: 'from scratch',
     outputs: (n: number) => `${n} outputs`,
@@ -67,6 +72,14 @@ describe.each([
     expect(outputs, c.head).not.toBeNull();
     expect(research).toContain(words.outputs(Number(outputs![1])));
     expect(research).toContain(words.millions((c.parameters / 1e6).toFixed(1)));
+  });
+
+  it("compares ResNet50's lab accuracy with the others' as the cards do", () => {
+    const growers = text(content.architectures.find((a) => a.id === 'resnet50')!.forGrowers);
+    const lab = (id: string) => card(id).metrics.accuracy;
+    // the page says "the same as VGG16's" only while the cards agree to the figure shown (4 decimals)
+    expect(growers.includes(words.sameAsVgg)).toBe(lab('resnet50') === lab('vgg16'));
+    expect(growers.includes(words.belowMobileNet)).toBe(lab('resnet50') < lab('mobilenet'));
   });
 
   it('names every source the shipped networks learned from', () => {
