@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { SERVER_MESSAGES } from '@diagrodl/contracts';
 import type { Config } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
@@ -51,6 +51,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // a URL the router cannot read (a broken %-escape): the product's reply, not the framework's
+    frameworkErrors: (_error, _request, reply) => {
+      void (reply as unknown as FastifyReply)
+        .code(400)
+        .send({ status: 'ERROR', detail: SERVER_MESSAGES.badRequest });
+    },
   });
   server.addHook('onClose', async () => {
     await db.close();

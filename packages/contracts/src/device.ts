@@ -37,6 +37,16 @@ export const deviceResultSchema = z
   });
 export type DeviceResult = z.infer<typeof deviceResultSchema>;
 
+/** No diagnosis is older than the product (2020), and a device clock may run ahead by a day at most. */
+export const DIAGNOSIS_DATE_MIN = '2020-01-01T00:00:00Z';
+export const DIAGNOSIS_DATE_AHEAD_MS = 24 * 60 * 60 * 1000;
+
+/** Whether a device's `diagnosed_at` can be a real date of a diagnosis, seen at `now`. */
+export function isPlausibleDiagnosisDate(iso: string, now: Date): boolean {
+  const t = Date.parse(iso);
+  return t >= Date.parse(DIAGNOSIS_DATE_MIN) && t <= now.getTime() + DIAGNOSIS_DATE_AHEAD_MS;
+}
+
 /** A client-made id: a UUID (crypto.randomUUID()). */
 export const clientIdSchema = z.uuid();
 
@@ -55,5 +65,7 @@ export const DEVICE_MESSAGES = {
   duplicate: 'Este diagnóstico ya se había recibido.',
   badClientId: 'Falta el identificador del diagnóstico o no es válido.',
   badResult: 'El resultado del diagnóstico no es válido.',
+  badDate:
+    'La fecha del diagnóstico no es válida: la fecha y la hora de este dispositivo no son correctas.',
   modelNotFound: 'Ese modelo no está disponible en este servidor.',
 } as const;

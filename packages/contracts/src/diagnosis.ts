@@ -241,6 +241,8 @@ export const DIAGNOSIS_MESSAGES = {
     'Primero elige el modelo en la página de configuración (Selección del modelo y parámetros aplicables).',
   uploadOk: 'Imagen subida.',
   noFile: 'Por favor selecciona una imagen',
+  brokenUpload: 'La imagen no llegó completa: vuelve a subirla.',
+  oneFileOnly: 'Sube una sola imagen por vez.',
   emptyFile: 'El archivo está vacío.',
   tooLarge: 'La imagen supera el tamaño máximo de 15 MB.',
   tooManyPixels: 'La imagen es demasiado grande: como máximo 40 megapíxeles.',

@@ -41,6 +41,7 @@ import {
 } from './diagnosis.ts';
 import { DEVICE_MESSAGES } from './device.ts';
 import { REGISTRATION_MESSAGES } from './registration.ts';
+import { SERVER_MESSAGES } from './server-messages.ts';
 
 /** The reply type of an endpoint, carried by the type only (nothing is stored at run time). */
 export interface Reply<T> {
@@ -61,8 +62,10 @@ export interface MultipartRule {
   fileFromAnyField?: boolean;
   /** Detail (400) when the body is not multipart; unset: JSON and form bodies are read too. */
   required?: string;
-  /** Detail (400) when the multipart body is broken or over its part limits. */
+  /** Detail (400) when the multipart body is broken (cut off, no boundary) or over its part limits. */
   broken: string;
+  /** Detail (400) when more than one file is sent; unset: `broken`. */
+  tooManyFiles?: string;
   /** Detail (413) when the file is over the upload limit. */
   tooLarge: string;
 }
@@ -99,11 +102,16 @@ function textFields<const K extends string>(names: readonly K[]) {
   const object = z.object(shape);
   return object.catch(Object.fromEntries(names.map((n) => [n, ''])) as z.output<typeof object>);
 }
-/** A path id: what Number() makes of it must be a positive safe integer. */
+/**
+ * A path id: decimal digits naming a positive integer the databases' integer keys can hold
+ * (PostgreSQL `serial` is 32-bit); any other id names nothing, so the route answers "not found".
+ */
+export const MAX_ROW_ID = 2_147_483_647;
 const positiveId = z
   .string()
+  .regex(/^\d{1,10}$/)
   .transform(Number)
-  .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
+  .pipe(z.number().int().positive().max(MAX_ROW_ID));
 const uploadedFile = z.custom<UploadedFile>(
   (v) => typeof v === 'object' && v !== null && (v as UploadedFile).bytes instanceof Uint8Array,
 );
@@ -126,13 +134,20 @@ export interface LoginReply extends ApiReply {
 
 export const LOGIN_INVALID = 'Escribe tu nombre de usuario y tu contraseña.';
 
-const diagnosisMultipart = (required?: string): MultipartRule => ({
+/** The upload's multipart body: one photo under any field name. */
+const uploadMultipart: MultipartRule = {
   file: 'image',
   fileFromAnyField: true,
-  broken: DIAGNOSIS_MESSAGES.noFile,
+  broken: DIAGNOSIS_MESSAGES.brokenUpload,
+  tooManyFiles: DIAGNOSIS_MESSAGES.oneFileOnly,
   tooLarge: DIAGNOSIS_MESSAGES.tooLarge,
-  ...(required ? { required } : {}),
-});
+};
+/** The other diagnosis calls accept a multipart body too (the specification's forms send one); it carries no photo. */
+const formMultipart: MultipartRule = {
+  file: 'image',
+  broken: SERVER_MESSAGES.badRequest,
+  tooLarge: SERVER_MESSAGES.payloadTooLarge,
+};
 
 export const ENDPOINTS = {
   /* ---------------- the server itself ---------------- */
@@ -267,7 +282,7 @@ export const ENDPOINTS = {
     path: '/diagrodl/post_custom/',
     summary: 'Choose crop, level, model type and model (multipart or JSON).',
     access: 'user',
-    multipart: diagnosisMultipart(),
+    multipart: formMultipart,
     body: textFields([
       'cultivo',
       'nivel',
@@ -288,7 +303,7 @@ export const ENDPOINTS = {
     path: '/diagrodl/posts/',
     summary: 'Upload one photo (multipart: image, name_img).',
     access: 'user',
-    multipart: diagnosisMultipart(),
+    multipart: uploadMultipart,
     body: z.object({ image: uploadedFile, name_img: optionalText }),
     invalid: { status: 400, detail: DIAGNOSIS_MESSAGES.noFile },
     reply: reply<UploadReply>(),
@@ -322,7 +337,7 @@ export const ENDPOINTS = {
     summary:
       'Start identifying the pending photos (answers at once; ?wait=1 answers when done). Its multipart fields carry nothing the server needs.',
     access: 'user',
-    multipart: diagnosisMultipart(),
+    multipart: formMultipart,
     query: z.object({ wait: optionalText }),
     reply: reply<PredictReply>(),
   },
@@ -345,7 +360,7 @@ export const ENDPOINTS = {
     path: '/diagrodl/posts_delate_rows/',
     summary: 'Start anew: clear the working set (the history keeps the diagnoses).',
     access: 'user',
-    multipart: diagnosisMultipart(),
+    multipart: formMultipart,
     reply: reply<DeleteReply>(),
   },
   history: {
@@ -409,7 +424,8 @@ export const ENDPOINTS = {
     multipart: {
       file: 'image',
       required: DIAGNOSIS_MESSAGES.noFile,
-      broken: DEVICE_MESSAGES.badResult,
+      broken: DIAGNOSIS_MESSAGES.brokenUpload,
+      tooManyFiles: DIAGNOSIS_MESSAGES.oneFileOnly,
       tooLarge: DIAGNOSIS_MESSAGES.tooLarge,
     },
     body: z.object({

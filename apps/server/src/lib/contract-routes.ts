@@ -86,10 +86,13 @@ async function readMultipart(request: FastifyRequest, rule: MultipartRule): Prom
       }
     }
   } catch (err) {
+    if (err instanceof HttpError) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, rule.tooLarge);
-    if (code?.startsWith('FST_')) throw new HttpError(400, rule.broken);
-    throw err;
+    if (code === 'FST_FILES_LIMIT') throw new HttpError(400, rule.tooManyFiles ?? rule.broken);
+    // anything else the multipart reader throws is a body it cannot read: the parser's own limits
+    // (FST_*), or busboy's errors, which carry no code (no boundary, a body cut off mid-part)
+    throw new HttpError(400, rule.broken);
   }
   if (file) fields[rule.file] = file;
   request.body = fields;

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import {
+  DEVICE_MESSAGES as D,
   DEVICE_MODEL_ID,
   DEVICE_PATHS,
   DIAGNOSIS_MESSAGES as M,
@@ -170,6 +171,30 @@ describeEachDatabase('diagnosis on the device', (ctx) => {
     expect(r.status).toBe(400);
     r = await send(deviceForm(photo, { client_id: randomUUID(), name_img: '../../etc/passwd' }));
     expect(r.status).toBe(400);
+    // a date no diagnosis can have: before the product, or ahead of the server's clock by days
+    for (const diagnosed_at of ['9999-12-31T23:59:59+14:00', '0000-01-01T00:00:00+14:00']) {
+      r = await send(
+        deviceForm(photo, { client_id: randomUUID(), result: result({ diagnosed_at }) }),
+      );
+      expect(r.status, diagnosed_at).toBe(400);
+      expect((await json(r)).detail, diagnosed_at).toBe(D.badDate);
+    }
+    // no photo, the photo under another field's name, or two photos
+    const noPhoto = deviceForm(photo, { client_id: randomUUID() });
+    noPhoto.delete('image');
+    r = await send(noPhoto);
+    expect(r.status).toBe(400);
+    expect((await json(r)).detail).toBe(M.noFile);
+    const otherName = deviceForm(photo, { client_id: randomUUID() });
+    otherName.set('foto', otherName.get('image')!);
+    otherName.delete('image');
+    r = await send(otherName);
+    expect((await json(r)).detail).toBe(M.noFile);
+    const two = deviceForm(photo, { client_id: randomUUID() });
+    two.append('img2', two.get('image')!);
+    r = await send(two);
+    expect(r.status).toBe(400);
+    expect((await json(r)).detail).toBe(M.oneFileOnly);
     expect(await json(await browser.get(P.history))).toHaveLength(0);
 
     // a visitor, and a call without the CSRF header

@@ -5,9 +5,11 @@
  */
 import {
   DEVICE_MESSAGES as D,
+  DIAGNOSIS_MESSAGES,
   type DeviceSyncReply,
   clientIdSchema,
   deviceResultSchema,
+  isPlausibleDiagnosisDate,
 } from '@diagrodl/contracts';
 import { HttpError } from '../../lib/errors.ts';
 import { randomToken } from '../../lib/tokens.ts';
@@ -55,9 +57,11 @@ export class DeviceDiagnosisService {
     const parsed = deviceResultSchema.safeParse(json);
     if (!parsed.success) throw new HttpError(400, D.badResult);
     const result = parsed.data;
+    if (!isPlausibleDiagnosisDate(result.diagnosed_at, new Date()))
+      throw new HttpError(400, D.badDate);
 
+    if (!input.bytes) throw new HttpError(400, DIAGNOSIS_MESSAGES.noFile);
     const nameImg = displayName(input.nameImg, input.filename);
-    if (!input.bytes) throw new HttpError(400, D.badResult);
     await inspectImage(input.bytes);
 
     const thumb = `d${randomToken(12)}.jpg`;

@@ -273,6 +273,13 @@ describeEachDatabase(
           .toString(),
       ).toBe('%PDF-');
 
+      // each report replaces the older ones but the last few: reports never pile up on disk
+      const urls = [url];
+      for (let i = 0; i < 4; i++) urls.push((await json(await browser.get(P.makeReport))).url);
+      expect(listFiles(media('reports', userId))).toHaveLength(3);
+      expect((await browser.get(urls[4]!)).status).toBe(200);
+      expect((await browser.get(urls[0]!)).status).toBe(404);
+
       const anew = await browser.post(P.deleteRows, {
         body: (() => {
           const fd = new FormData();
@@ -393,6 +400,87 @@ describeEachDatabase(
       expect(fs.readdirSync(media('post_images', userId)).some((f) => f.endsWith('.tmp'))).toBe(
         false,
       );
+    });
+
+    it('answers a body or address it cannot read with its own message, never 500, and stores nothing', async () => {
+      const { browser, userId } = await loggedIn(ctx().app, ctx().baseUrl, 'Broken001');
+      const good = await leafPhoto({ width: 64, height: 64 });
+      // a multipart body as a browser sends it, then cut off halfway (a connection lost mid-upload)
+      const whole = new Response(uploadForm(good, 'hoja.jpg'));
+      const type = whole.headers.get('content-type')!;
+      const bytes = Buffer.from(await whole.arrayBuffer());
+      const twoFiles = uploadForm(good, 'a.jpg');
+      twoFiles.append('image2', new Blob([new Uint8Array(good)], { type: 'image/jpeg' }), 'b.jpg');
+      const manyFields = configForm('mobilenet');
+      for (let i = 0; i < 15; i++) manyFields.append(`f${i}`, 'x');
+      const raw = (contentType: string, body: Buffer | string) => ({
+        body,
+        headers: { 'content-type': contentType },
+      });
+      const cases: [string, string, Parameters<Browser['post']>[1], number, string][] = [
+        [
+          'cut-off upload',
+          P.posts,
+          raw(type, bytes.subarray(0, bytes.length >> 1)),
+          400,
+          M.brokenUpload,
+        ],
+        [
+          'no parts',
+          P.posts,
+          raw('multipart/form-data; boundary=XX', 'basura'),
+          400,
+          M.brokenUpload,
+        ],
+        ['no boundary', P.posts, raw('multipart/form-data', 'basura'), 400, M.brokenUpload],
+        ['two photos at once', P.posts, { body: twoFiles }, 400, M.oneFileOnly],
+        ['15 extra fields', P.config, { body: manyFields }, 400, SERVER_MESSAGES.badRequest],
+        [
+          'broken identify form',
+          P.predict,
+          raw('multipart/form-data; boundary=XX', 'basura'),
+          400,
+          SERVER_MESSAGES.badRequest,
+        ],
+        [
+          "broken 'start anew' form",
+          P.deleteRows,
+          raw('multipart/form-data', 'basura'),
+          400,
+          SERVER_MESSAGES.badRequest,
+        ],
+      ];
+      for (const [what, url, opts, status, detail] of cases) {
+        const res = await browser.post(url, opts);
+        expect(res.status, what).toBe(status);
+        expect(await json(res), what).toEqual({ status: 'ERROR', detail });
+      }
+      // ids beyond what the databases' integer keys hold, or not plain digits, name nothing
+      for (const id of ['2147483648', '99999999999', '1e0', '0x1', '+1', ' 1']) {
+        const pending = await browser.request(
+          'DELETE',
+          `/diagrodl/pending/${encodeURIComponent(id)}/`,
+        );
+        expect(pending.status, id).toBe(404);
+        expect(await json(pending), id).toEqual({ status: 'ERROR', detail: M.pendingNotFound });
+        const history = await browser.request(
+          'DELETE',
+          `/diagrodl/history/${encodeURIComponent(id)}/`,
+        );
+        expect(history.status, id).toBe(404);
+        expect(await json(history), id).toEqual({ status: 'ERROR', detail: M.historyNotFound });
+      }
+      // an address with a broken %-escape: the product's reply, not the framework's
+      for (const url of ['/diagrodl/pending/%E0%A4%A/', '/%E0%A4%A']) {
+        const res = await browser.get(url);
+        expect(res.status, url).toBe(400);
+        expect(await json(res), url).toEqual({
+          status: 'ERROR',
+          detail: SERVER_MESSAGES.badRequest,
+        });
+      }
+      expect(await json(await browser.get(P.pending))).toEqual([]);
+      expect(fs.existsSync(media('post_images', userId))).toBe(false);
     });
 
     it('identifies what the upload accepts, and never sees the colour under a transparent background', async () => {

@@ -62,6 +62,25 @@ export class MediaStore {
     if (p) await fs.promises.rm(p, { force: true });
   }
 
+  /**
+   * Removes a user's files of one kind but the `keep` newest (by modification time); files being
+   * written (dot-named temp files) are left alone.
+   */
+  async keepNewest(kind: MediaKind, userId: number, keep: number): Promise<void> {
+    const dir = this.dir(kind, userId);
+    const names = await fs.promises.readdir(dir).catch(() => [] as string[]);
+    const files = await Promise.all(
+      names
+        .filter((n) => FILE_RE.test(n))
+        .map(async (n) => ({
+          n,
+          t: (await fs.promises.stat(path.join(dir, n)).catch(() => null))?.mtimeMs ?? 0,
+        })),
+    );
+    files.sort((a, b) => b.t - a.t);
+    for (const f of files.slice(keep)) await fs.promises.rm(path.join(dir, f.n), { force: true });
+  }
+
   /** Every file of one kind for a user (report PDFs on 'start anew'). */
   async clear(kind: MediaKind, userId: number): Promise<void> {
     await fs.promises.rm(this.dir(kind, userId), { recursive: true, force: true });

@@ -13,6 +13,9 @@ import type { MediaStore } from '../media.ts';
 import { hasClassLabel, lang, resultView } from '../result-view.ts';
 import { type ReportImage, renderDiagnosisReport } from './report-pdf.ts';
 
+/** How many of a user's report PDFs are kept: the newest, and a couple made just before it. */
+export const REPORTS_KEPT = 3;
+
 export class ReportService {
   constructor(
     private readonly repo: DiagnosisRepository,
@@ -60,8 +63,25 @@ export class ReportService {
       })),
       images,
     });
-    const token = randomToken(24);
-    await this.media.write('reports', userId, `${token}.pdf`, pdf);
-    return { url: this.media.url('reports', `${token}.pdf`) };
+    const file = `${randomToken(24)}.pdf`;
+    // 'start anew' may run while the PDF is made: its rows then are gone, and so must the report
+    // be (written first, checked after: whichever order the two run in, no report outlives them)
+    const stillThere = async () => {
+      const now = new Set((await this.repo.listDone(userId)).map((r) => r.id));
+      return usable.every((r) => now.has(r.id));
+    };
+    try {
+      await this.media.write('reports', userId, file, pdf);
+    } catch (err) {
+      if (!(await stillThere())) throw new HttpError(400, M.noRows);
+      throw err;
+    }
+    if (!(await stillThere())) {
+      await this.media.remove('reports', userId, file);
+      throw new HttpError(400, M.noRows);
+    }
+    // each report replaces the older ones (the last few stay, for a request made at the same time)
+    await this.media.keepNewest('reports', userId, REPORTS_KEPT);
+    return { url: this.media.url('reports', file) };
   }
 }
