@@ -21,7 +21,7 @@ import { Sessions } from './modules/session/sessions.ts';
 import { UserRepository } from './modules/users/user.repository.ts';
 import type { Platform } from './platform.ts';
 import { registerCsrf } from './plugins/csrf.ts';
-import { setErrorReplies } from './plugins/errors.ts';
+import { localizeReply, setErrorReplies } from './plugins/errors.ts';
 import { registerSpa } from './plugins/spa.ts';
 
 export interface App {
@@ -52,10 +52,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // a URL the router cannot read (a broken %-escape): the product's reply, not the framework's
-    frameworkErrors: (_error, _request, reply) => {
-      void (reply as unknown as FastifyReply)
-        .code(400)
-        .send({ status: 'ERROR', detail: SERVER_MESSAGES.badRequest });
+    // (no route, so no hooks: it is put in the request's language here)
+    frameworkErrors: (_error, request, reply) => {
+      const r = reply as unknown as FastifyReply;
+      void r.code(400).send(
+        localizeReply(request, r, {
+          status: 'ERROR',
+          detail: SERVER_MESSAGES.badRequest,
+        }),
+      );
     },
   });
   server.addHook('onClose', async () => {

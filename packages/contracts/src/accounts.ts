@@ -2,6 +2,7 @@
  * Password change and reset (beyond the specification: people who receive a password by
  * e-mail expect them) and the rate-limit message. Shared by the web forms and the server.
  */
+import type { EnglishTwin } from './localize.ts';
 
 /** The strength rule shown in the forms and enforced by the server. */
 export const PASSWORD_RULE = { min: 10, max: 128 } as const;
@@ -27,6 +28,13 @@ export const PASSWORD_MESSAGES: Record<PasswordProblem, string> = {
   containsUserName: 'La nueva contraseña no debe contener tu nombre de usuario.',
 };
 
+export const PASSWORD_MESSAGES_EN = {
+  tooShort: `The new password must be at least ${PASSWORD_RULE.min} characters long.`,
+  tooLong: `The new password may be at most ${PASSWORD_RULE.max} characters long.`,
+  needsLetterAndDigit: 'The new password must contain at least one letter and one digit.',
+  containsUserName: 'The new password must not contain your user name.',
+} satisfies EnglishTwin<typeof PASSWORD_MESSAGES>;
+
 /** Server details of the account flows (Spanish). */
 export const ACCOUNT_MESSAGES = {
   currentWrong: 'La contraseña actual no es correcta.',
@@ -43,12 +51,31 @@ export const ACCOUNT_MESSAGES = {
   resetDone: 'Tu contraseña se restableció. Ya puedes iniciar sesión con ella.',
 } as const;
 
-/** '15 minutos', '1 minuto', '40 segundos': how long until the next try (Spanish). */
-export function retryWait(seconds: number): string {
+export const ACCOUNT_MESSAGES_EN = {
+  currentWrong: 'The current password is not correct.',
+  currentMissing: 'Enter your current password.',
+  mismatch: 'The two new passwords do not match.',
+  sameAsCurrent: 'The new password must be different from the current one.',
+  changed:
+    'Your password has been changed. The other sessions open with your account on other devices have been logged out.',
+  resetRequested:
+    'If there is an account with that email address, we have sent you a link to reset your password. The link is valid for one hour and works once.',
+  resetEmailMissing: 'Enter the email address you registered with.',
+  resetTokenInvalid:
+    'The password reset link is not valid, has been used or has expired. Ask for a new one.',
+  resetDone: 'Your password has been reset. You can now log in with it.',
+} satisfies EnglishTwin<typeof ACCOUNT_MESSAGES>;
+
+const WAIT_UNITS = {
+  es: { second: ['segundo', 'segundos'], minute: ['minuto', 'minutos'] },
+  en: { second: ['second', 'seconds'], minute: ['minute', 'minutes'] },
+} as const;
+
+/** '15 minutos', '1 minuto', '40 segundos' ('15 minutes' in English): how long until the next try. */
+export function retryWait(seconds: number, lang: 'es' | 'en' = 'es'): string {
   const s = Math.max(1, Math.ceil(seconds));
-  if (s < 60) return `${s} segundo${s === 1 ? '' : 's'}`;
-  const m = Math.ceil(s / 60);
-  return `${m} minuto${m === 1 ? '' : 's'}`;
+  const [n, unit] = s < 60 ? [s, 'second' as const] : [Math.ceil(s / 60), 'minute' as const];
+  return `${n} ${WAIT_UNITS[lang][unit][n === 1 ? 0 : 1]}`;
 }
 
 export const RATE_LIMIT_MESSAGES = {
@@ -57,6 +84,13 @@ export const RATE_LIMIT_MESSAGES = {
   other: (seconds: number) =>
     `Demasiadas solicitudes seguidas. Vuelve a intentarlo en ${retryWait(seconds)}.`,
 } as const;
+
+export const RATE_LIMIT_MESSAGES_EN = {
+  login: (seconds: number) =>
+    `Too many failed login attempts. For your security, try again in ${retryWait(seconds, 'en')}.`,
+  other: (seconds: number) =>
+    `Too many requests in a row. Try again in ${retryWait(seconds, 'en')}.`,
+} satisfies EnglishTwin<typeof RATE_LIMIT_MESSAGES>;
 
 /** POST /api/change_password/ */
 export interface ChangePasswordBody {

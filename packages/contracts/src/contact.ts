@@ -1,8 +1,10 @@
 /**
  * The contact form (/Contact_us, POST /api/contact/): fields, limits and the per-field rule,
- * shared by the web form and the server. The server answers the Spanish messages; the web
- * shows the same problems through its own es/en strings (keyed by field and problem).
+ * shared by the web form and the server. The server answers the Spanish messages (the English
+ * twins to a request in English, localize.ts); the web shows the same problems through its own
+ * es/en strings (keyed by field and problem).
  */
+import type { EnglishTwin } from './localize.ts';
 import { emailSchema } from './registration.ts';
 
 export const CONTACT_FIELDS = ['name', 'email', 'subject', 'message'] as const;
@@ -25,7 +27,7 @@ export interface ContactBody {
   message: string;
 }
 
-export const CONTACT_MESSAGES: Record<ContactField, Partial<Record<ContactProblem, string>>> = {
+const CONTACT_TEXTS = {
   name: {
     empty: 'Escribe tu nombre.',
     tooLong: `El nombre admite como máximo ${CONTACT_LIMITS.name} caracteres.`,
@@ -48,12 +50,48 @@ export const CONTACT_MESSAGES: Record<ContactField, Partial<Record<ContactProble
     tooLong: `El mensaje admite como máximo ${CONTACT_LIMITS.message} caracteres.`,
     controlChars: 'El mensaje contiene caracteres no permitidos.',
   },
-};
+} as const;
+
+/** The message of each problem a field can have. */
+export const CONTACT_MESSAGES: Record<
+  ContactField,
+  Partial<Record<ContactProblem, string>>
+> = CONTACT_TEXTS;
+
+export const CONTACT_MESSAGES_EN = {
+  name: {
+    empty: 'Enter your name.',
+    tooLong: `The name may be at most ${CONTACT_LIMITS.name} characters long.`,
+    controlChars: 'The name contains characters that are not allowed.',
+  },
+  email: {
+    empty: 'Enter your email address so that we can answer.',
+    tooLong: `The email address may be at most ${CONTACT_LIMITS.email} characters long.`,
+    invalid: 'The email address is not valid (example: name@domain.com).',
+    controlChars: 'The email address contains characters that are not allowed.',
+  },
+  subject: {
+    empty: 'Enter the subject of your message.',
+    tooLong: `The subject may be at most ${CONTACT_LIMITS.subject} characters long.`,
+    controlChars: 'The subject contains characters that are not allowed.',
+  },
+  message: {
+    empty: 'Enter your message.',
+    tooShort: `The message is too short (at least ${CONTACT_LIMITS.messageMin} characters).`,
+    tooLong: `The message may be at most ${CONTACT_LIMITS.message} characters long.`,
+    controlChars: 'The message contains characters that are not allowed.',
+  },
+} satisfies EnglishTwin<typeof CONTACT_TEXTS>;
 
 export const CONTACT_REPLY = {
   sent: '¡Gracias! Recibimos tu mensaje y te responderemos al correo que indicaste.',
   invalid: 'Revisa los campos marcados del formulario.',
 } as const;
+
+export const CONTACT_REPLY_EN = {
+  sent: 'Thank you! We have received your message and will answer at the email address you gave.',
+  invalid: 'Please check the marked fields.',
+} satisfies EnglishTwin<typeof CONTACT_REPLY>;
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_ONE_LINE = /[\u0000-\u001f\u007f-\u009f]/;

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { CLASS_IDS } from './classes.ts';
 import { DIAGNOSIS_REASONS } from './diagnosis.ts';
+import type { EnglishTwin } from './localize.ts';
 
 /** The model the browser runs (models/<id>.onnx and its card, served as they are). */
 export const DEVICE_MODEL_ID = 'mobilenet';
@@ -69,3 +70,13 @@ export const DEVICE_MESSAGES = {
     'La fecha del diagnóstico no es válida: la fecha y la hora de este dispositivo no son correctas.',
   modelNotFound: 'Ese modelo no está disponible en este servidor.',
 } as const;
+
+export const DEVICE_MESSAGES_EN = {
+  stored: 'Diagnosis received.',
+  duplicate: 'This diagnosis had already been received.',
+  badClientId: 'The diagnosis identifier is missing or not valid.',
+  badResult: 'The diagnosis result is not valid.',
+  badDate:
+    'The date of the diagnosis is not valid: the date and time of this device are not right.',
+  modelNotFound: 'That model is not available on this server.',
+} satisfies EnglishTwin<typeof DEVICE_MESSAGES>;

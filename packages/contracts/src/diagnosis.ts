@@ -4,6 +4,7 @@
  * lower-case tool name; multipart fields are spelled as in the specification.
  */
 import type { ClassId } from './classes.ts';
+import type { EnglishTwin } from './localize.ts';
 import type { ReliabilityRow } from './reliability.ts';
 
 /** Values of the configuration page's selectors (only the first of each is enabled). */
@@ -229,7 +230,7 @@ export interface HistoryItem extends DiagnosisRow {
   client_id?: string | null;
 }
 
-/** The server's Spanish `detail` texts for the diagnosis calls. */
+/** The server's Spanish `detail` texts for the diagnosis calls (English twins below). */
 export const DIAGNOSIS_MESSAGES = {
   configOk: 'Configuración guardada.',
   cropNotAvailable: "Solo está disponible el cultivo 'tomate'.",
@@ -269,6 +270,47 @@ export const DIAGNOSIS_MESSAGES = {
   historyDeleted: 'Entrada del historial eliminada.',
   historyNotFound: 'La entrada del historial no existe.',
 } as const;
+
+/** The same messages in English (localize.ts). */
+export const DIAGNOSIS_MESSAGES_EN = {
+  configOk: 'Configuration saved.',
+  cropNotAvailable: "Only the tomato crop ('tomate') is available.",
+  levelNotAvailable: "Only the leaf identification level ('hoja') is available.",
+  typeNotAvailable: "Only the 'DL' model type is available.",
+  modelUnknown: 'The requested model does not exist.',
+  modelNotLoaded: (label: string) => `The ${label} model is not available on this server.`,
+  configRequired:
+    'First choose the model on the configuration page (Model and parameter selection).',
+  uploadOk: 'Image uploaded.',
+  noFile: 'Please select an image',
+  brokenUpload: 'The image did not arrive complete: upload it again.',
+  oneFileOnly: 'Upload one image at a time.',
+  emptyFile: 'The file is empty.',
+  tooLarge: 'The image is larger than the 15 MB maximum.',
+  tooManyPixels: 'The image is too large: 40 megapixels at most.',
+  badType: 'Format not supported: upload a JPEG, PNG or WebP photo.',
+  undecodable: 'The image could not be read: the file is damaged or is not a valid photo.',
+  badName: 'The file name is not valid.',
+  tooManyPending:
+    'You already have 50 images waiting to be identified: identify them or remove some.',
+  pendingRemoved: 'Image removed.',
+  pendingNotFound: 'The image does not exist or has already been identified.',
+  pendingBusy: 'The image is being identified right now.',
+  predictStarted: 'Identification started.',
+  predictRunning: 'The identification is already running.',
+  nothingPending: 'There are no images waiting to be identified: upload at least one image.',
+  modelUnavailable: 'The configured model is not available right now.',
+  interrupted:
+    "The identification was interrupted: press 'Start identification' again to finish the pending images.",
+  failedImages: (n: number) =>
+    n === 1
+      ? '1 image could not be identified and was discarded.'
+      : `${n} images could not be identified and were discarded.`,
+  noRows: 'There are no diagnoses for the report: identify at least one image.',
+  rowsDeleted: 'Diagnosis deleted.',
+  historyDeleted: 'History entry deleted.',
+  historyNotFound: 'The history entry does not exist.',
+} satisfies EnglishTwin<typeof DIAGNOSIS_MESSAGES>;
 
 /**
  * Below this `lab_like` output a photo is field-like: the model is far less often right on such

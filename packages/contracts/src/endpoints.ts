@@ -133,6 +133,7 @@ export interface LoginReply extends ApiReply {
 }
 
 export const LOGIN_INVALID = 'Escribe tu nombre de usuario y tu contraseña.';
+export const LOGIN_INVALID_EN = 'Enter your user name and your password.';
 
 /** The upload's multipart body: one photo under any field name. */
 const uploadMultipart: MultipartRule = {

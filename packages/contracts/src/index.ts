@@ -13,3 +13,4 @@ export * from './contact.ts';
 export * from './device.ts';
 export * from './endpoints.ts';
 export * from './openapi.ts';
+export * from './localize.ts';

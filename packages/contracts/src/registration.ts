@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { findCountry } from './countries.ts';
+import type { EnglishTwin } from './localize.ts';
 
 /** The specification's messages, word for word (section 5), plus the success text (section 4). */
 export const REGISTRATION_MESSAGES = {
@@ -176,6 +177,26 @@ export const REGISTRATION_SERVER_MESSAGES = {
     'No pudimos enviarte el correo con tu contraseña, así que la cuenta no se creó. Inténtalo de nuevo más tarde.',
 } as const;
 
+/** The same messages in English; a field's label comes as the Spanish message got it. */
+export const REGISTRATION_SERVER_MESSAGES_EN = {
+  tooLong: (label: string, max: number) =>
+    `The ${labelEn(label)} field may be at most ${max} characters long.`,
+  notText: (label: string) => `The ${labelEn(label)} field must be text.`,
+  controlChars: (label: string) =>
+    `The ${labelEn(label)} field contains characters that are not allowed.`,
+  emailFormat: 'The email address is not valid (example: name@domain.com).',
+  codeCountry: 'The country code does not match the chosen country.',
+  phone:
+    'The phone number may only contain digits, spaces, hyphens and brackets (6 to 15 digits), without the country code.',
+  flags: 'The checkboxes must be true or false.',
+  taken:
+    'That user name or email address is already registered. If you already have an account, log in or reset your password; if not, choose other details.',
+  created: (email: string) =>
+    `Account created! We have sent your password to ${email}. Check your email (the spam folder too) and log in.`,
+  mailFailed:
+    'We could not send you the email with your password, so the account was not created. Please try again later.',
+} satisfies EnglishTwin<typeof REGISTRATION_SERVER_MESSAGES>;
+
 /** Upper bounds of the text fields (characters). */
 export const REGISTRATION_LIMITS = {
   First_name: 100,
@@ -194,6 +215,23 @@ const LABELS_ES: Record<keyof typeof REGISTRATION_LIMITS, string> = {
   Organisation_name: 'Nombre de la organización',
   Phone_number: 'Teléfono',
 };
+
+const LABELS_EN: Record<keyof typeof REGISTRATION_LIMITS, string> = {
+  First_name: 'First name',
+  Last_name: 'Last name',
+  Email: 'Email address',
+  City: 'City',
+  Organisation_name: 'Organisation name',
+  Phone_number: 'Phone number',
+};
+
+/** The English label of a field named by its Spanish label (any other text as it is). */
+function labelEn(label: string): string {
+  const field = (Object.keys(LABELS_ES) as (keyof typeof LABELS_ES)[]).find(
+    (f) => LABELS_ES[f] === label,
+  );
+  return field ? LABELS_EN[field] : label;
+}
 
 // Any C0/C1 control character (tab, newline and NUL included): none belongs in a one-line field.
 // eslint-disable-next-line no-control-regex

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { acceptedLanguage } from '@diagrodl/contracts';
 
 export type MailLanguage = 'es' | 'en';
 
@@ -11,8 +12,7 @@ export function requestLanguage(request: FastifyRequest): MailLanguage {
   if (body && typeof body === 'object' && (body.Language === 'en' || body.Language === 'es')) {
     return body.Language;
   }
-  const header = request.headers['accept-language'];
-  return typeof header === 'string' && /^\s*en\b/i.test(header) ? 'en' : 'es';
+  return acceptedLanguage(request.headers['accept-language']);
 }
 
 /** Base of the links in e-mails: PUBLIC_URL, or the origin the request came to. */

@@ -53,9 +53,7 @@ export async function registerSpa(
       return reply.code(404).send({ status: 'ERROR', detail: SERVER_MESSAGES.notFound });
     }
     if (!indexHtml) {
-      return reply
-        .code(503)
-        .send({ status: 'ERROR', detail: 'La aplicación web no está compilada (npm run build).' });
+      return reply.code(503).send({ status: 'ERROR', detail: SERVER_MESSAGES.webNotBuilt });
     }
     const normalised = (url.length > 1 ? url.replace(/\/+$/, '') : url).toLowerCase();
     const known = knownRoutes.has(normalised);

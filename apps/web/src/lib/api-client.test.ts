@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ENDPOINTS } from '@diagrodl/contracts';
 import { ApiError, callApi, readCookie } from './api-client.ts';
+import i18n from './i18n.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -25,6 +26,21 @@ describe('api client', () => {
     expect(headers.get('X-CSRFToken')).toBe('abc.def');
     expect(headers.get('Content-Type')).toBe('application/json');
     expect(init.body).toBe(JSON.stringify({ username: 'a', password: 'b' }));
+  });
+
+  it("sends the toggle's language as Accept-Language, so that the server answers in it", async () => {
+    const fetchMock = vi.fn(async () => new Response('{}', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    const sent = async (): Promise<string | null> => {
+      await callApi(ENDPOINTS.session);
+      const [, init] = fetchMock.mock.calls.at(-1) as unknown as [string, RequestInit];
+      return new Headers(init.headers).get('Accept-Language');
+    };
+    expect(await sent()).toBe('es-MX');
+    await i18n.changeLanguage('en');
+    expect(await sent()).toBe('en-US');
+    await i18n.changeLanguage('es');
+    expect(await sent()).toBe('es-MX');
   });
 
   it("throws ApiError with the server's detail on a non-2xx reply", async () => {

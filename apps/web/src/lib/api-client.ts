@@ -6,8 +6,12 @@ import {
   type RequestOf,
   endpointUrl,
 } from '@diagrodl/contracts';
+import { LOCALE_TAG, currentLanguage } from './i18n.ts';
 
-/** An API failure with the server's `detail` (already in the user's language) when it sent one. */
+/**
+ * An API failure with the server's `detail` when it sent one: in the toggle's language, because
+ * every call sends it as Accept-Language and the server answers English to English.
+ */
 export class ApiError extends Error {
   constructor(
     public readonly status: number,
@@ -40,10 +44,11 @@ type Body = FormData | Record<string, unknown> | undefined;
 
 /**
  * The HTTP under `callApi`: same-origin credentials, the CSRF header from the `csrftoken` cookie
- * on every call, JSON in and out. Throws ApiError on a non-2xx reply.
+ * and the toggle's language as Accept-Language ('es-MX' or 'en-US') on every call, JSON in and
+ * out. Throws ApiError on a non-2xx reply.
  */
 async function api<T>(method: string, url: string, body?: Body): Promise<T> {
-  const headers = new Headers();
+  const headers = new Headers({ 'Accept-Language': LOCALE_TAG[currentLanguage()] });
   const token = readCookie(CSRF_COOKIE);
   if (token) headers.set(CSRF_HEADER, token);
   let payload: BodyInit | undefined;

@@ -48,7 +48,7 @@ export function authRoutes(
       endpoint,
     )(async (request, reply) => {
       await deps.sessions.end(request, reply);
-      return { status: 'OK', detail: 'Sesión cerrada.' };
+      return { status: 'OK', detail: deps.auth.messages.loggedOut };
     });
   }
 }

@@ -1,4 +1,9 @@
-import { type BodyOf, type ENDPOINTS, RATE_LIMIT_MESSAGES } from '@diagrodl/contracts';
+import {
+  AUTH_MESSAGES,
+  type BodyOf,
+  type ENDPOINTS,
+  RATE_LIMIT_MESSAGES,
+} from '@diagrodl/contracts';
 import { HttpError } from '../../lib/errors.ts';
 import { verifyPassword } from '../users/passwords.ts';
 import { RATE_RULES, type RateLimiter, tooMany } from '../../lib/rate-limit/rate-limiter.ts';
@@ -8,10 +13,7 @@ import type { UserRepository, UserRow } from '../users/user.repository.ts';
 const MAX_USERNAME = 200;
 const MAX_PASSWORD = 1000;
 
-export const AUTH_MESSAGES = {
-  badCredentials: 'Nombre de usuario o contraseña incorrectos.',
-  loginOk: (firstName: string) => `¡Bienvenido(a), ${firstName}!`,
-};
+export { AUTH_MESSAGES };
 
 /**
  * Login rules: one generic message on failure, constant-time comparison (a dummy hash is

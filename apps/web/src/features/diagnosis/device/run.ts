@@ -7,15 +7,22 @@ import {
   DIAGNOSIS_MESSAGES as M,
   type DeviceResult,
   UPLOAD_LIMITS,
+  localizeDetail,
 } from '@diagrodl/contracts';
+import { currentLanguage } from '@/lib/i18n.ts';
 import { type DevicePhoto, listDevicePhotos, putDevicePhoto, updateDevicePhoto } from './store.ts';
 
-/** Why a file cannot be kept for diagnosis (the server's own messages), or null. */
+/** Why a file cannot be kept for diagnosis (the server's own messages, in the page's language), or null. */
 export function photoProblem(file: File): string | null {
-  if (file.size === 0) return M.emptyFile;
-  if (file.size > UPLOAD_LIMITS.maxBytes) return M.tooLarge;
-  if (!(UPLOAD_LIMITS.types as readonly string[]).includes(file.type)) return M.badType;
-  return null;
+  const problem =
+    file.size === 0
+      ? M.emptyFile
+      : file.size > UPLOAD_LIMITS.maxBytes
+        ? M.tooLarge
+        : !(UPLOAD_LIMITS.types as readonly string[]).includes(file.type)
+          ? M.badType
+          : null;
+  return problem && localizeDetail(problem, currentLanguage());
 }
 
 /** Keeps a picked photo on the device, waiting for identification. */
