@@ -182,6 +182,12 @@ export const UPLOAD_MESSAGES = {
   confirmRemove: '¿Estás seguro de eliminar esta imagen?',
 } as const;
 
+/** The same on the English page (the specification gives only the Spanish). */
+export const UPLOAD_MESSAGES_EN = {
+  noImage: 'Please select an image',
+  confirmRemove: 'Are you sure you want to delete this image?',
+} satisfies EnglishTwin<typeof UPLOAD_MESSAGES>;
+
 /* ---- Extensions made with the server implementation (apps/server/src/modules/diagnosis/README.md). ---- */
 
 /** Media served to their owner only (photos, heatmaps, history thumbnails, reports). */

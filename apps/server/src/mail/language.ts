@@ -15,6 +15,18 @@ export function requestLanguage(request: FastifyRequest): MailLanguage {
   return acceptedLanguage(request.headers['accept-language']);
 }
 
+/**
+ * The language of the page that made the request when it names one (the web app sends its
+ * toggle's language as Accept-Language on every call), or undefined: then the account's language
+ * decides what results, history and report are written in.
+ */
+export function pageLanguage(request: FastifyRequest): MailLanguage | undefined {
+  const header = request.headers['accept-language'];
+  // no header, or '*' (what fetch sends by default), names no language
+  const first = header?.split(',')[0]?.trim() ?? '';
+  return /^[a-z]/i.test(first) ? acceptedLanguage(header) : undefined;
+}
+
 /** Base of the links in e-mails: PUBLIC_URL, or the origin the request came to. */
 export function publicBase(request: FastifyRequest, publicUrl: string | undefined): string {
   if (publicUrl) return publicUrl;

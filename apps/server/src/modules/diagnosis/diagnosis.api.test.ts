@@ -644,6 +644,17 @@ describeEachDatabase(
       expect(hEs).toMatchObject({ reason: 'low_confidence', predict: NOT_RECOGNISED.es });
       // the top 3 still names the classes, in the user's language
       expect(rEs.top3[0].predict).not.toBe(rEn.top3[0].predict);
+      // the page's language (the web app's toggle, sent as Accept-Language) wins over the account's
+      for (const [u, asked, other] of [
+        [es, 'en-US', 'en'],
+        [en, 'es-MX', 'es'],
+      ] as const) {
+        const headers = { 'accept-language': asked };
+        const [row] = await json(await u.browser.get(P.posts, { headers }));
+        expect(row.predict, asked).toBe(NOT_RECOGNISED[other]);
+        const [item] = await json(await u.browser.get(P.history, { headers }));
+        expect(item.predict, asked).toBe(NOT_RECOGNISED[other]);
+      }
     });
   },
   { MODELS_DIR },

@@ -11,7 +11,7 @@ import { ENDPOINTS as E, UPLOAD_LIMITS } from '@diagrodl/contracts';
 import type { Inference } from '../../inference/classifier.ts';
 import { route } from '../../lib/contract-routes.ts';
 import { HttpError } from '../../lib/errors.ts';
-import { publicBase } from '../../mail/language.ts';
+import { pageLanguage, publicBase } from '../../mail/language.ts';
 import { userIdOf } from '../../plugins/auth-guard.ts';
 import type { ConfigService } from './config.service.ts';
 import type { IdentificationRunner } from './identification-runner.ts';
@@ -68,7 +68,7 @@ export function diagnosisRoutes(
         nameImg: request.body.name_img,
       }),
     );
-    route(scope, E.rows)(async (request) => results.rows(userIdOf(request)));
+    route(scope, E.rows)(async (request) => results.rows(userIdOf(request), pageLanguage(request)));
 
     route(scope, E.pending)(async (request) => uploads.pending(userIdOf(request)));
     route(
@@ -94,12 +94,19 @@ export function diagnosisRoutes(
       scope,
       E.makeReport,
     )(async (request) => {
-      return reports.makeReport(userIdOf(request), publicBase(request, deps.publicUrl));
+      return reports.makeReport(
+        userIdOf(request),
+        publicBase(request, deps.publicUrl),
+        pageLanguage(request),
+      );
     });
 
     route(scope, E.deleteRows)(async (request) => results.deleteRows(userIdOf(request)));
 
-    route(scope, E.history)(async (request) => results.history(userIdOf(request)));
+    route(
+      scope,
+      E.history,
+    )(async (request) => results.history(userIdOf(request), pageLanguage(request)));
     route(scope, E.clearHistory)(async (request) => results.deleteHistory(userIdOf(request)));
     route(
       scope,

@@ -19,12 +19,13 @@ export class ResultsService {
     private readonly media: MediaStore,
   ) {}
 
-  private async language(userId: number): Promise<string> {
-    return (await this.repo.userLanguage(userId))?.language ?? 'es';
+  /** The page's language when the request names one, else the account's. */
+  private async language(userId: number, asked?: string): Promise<string> {
+    return asked ?? (await this.repo.userLanguage(userId))?.language ?? 'es';
   }
 
-  async rows(userId: number): Promise<DiagnosisRow[]> {
-    const language = await this.language(userId);
+  async rows(userId: number, asked?: string): Promise<DiagnosisRow[]> {
+    const language = await this.language(userId, asked);
     const rows = await this.repo.listDone(userId);
     return rows.filter(hasClassLabel).map((r) => ({
       ...resultView(r, language),
@@ -50,8 +51,8 @@ export class ResultsService {
     return { status: 'OK', detail: M.rowsDeleted, deleted: n };
   }
 
-  async history(userId: number): Promise<HistoryItem[]> {
-    const language = await this.language(userId);
+  async history(userId: number, asked?: string): Promise<HistoryItem[]> {
+    const language = await this.language(userId, asked);
     const rows = await this.repo.listHistory(userId, 1000);
     return rows.filter(hasClassLabel).map((r) => {
       const thumbnail = this.media.url('thumbs', r.thumb_file);

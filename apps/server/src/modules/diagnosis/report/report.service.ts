@@ -24,12 +24,13 @@ export class ReportService {
     private readonly models: Pick<ModelWorker, 'accuracy' | 'thumbnail'>,
   ) {}
 
-  async makeReport(userId: number, baseUrl: string): Promise<ReportReply> {
+  /** `asked`: the page's language when the request names one; else the account's. */
+  async makeReport(userId: number, baseUrl: string, asked?: 'es' | 'en'): Promise<ReportReply> {
     const rows = await this.repo.listDone(userId);
     const usable = rows.filter(hasClassLabel);
     if (!usable.length) throw new HttpError(400, M.noRows);
     const user = await this.repo.userLanguage(userId);
-    const language = lang(user?.language);
+    const language = asked ?? lang(user?.language);
     const models = [...new Set(usable.map((r) => r.model ?? ''))];
     const images: ReportImage[] = [];
     for (const r of usable) {

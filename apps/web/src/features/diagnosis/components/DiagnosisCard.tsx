@@ -44,7 +44,7 @@ export function DiagnosisCard({ row, badge }: { row: DiagnosisRow; badge?: strin
         </figure>
       </div>
       <Card.Body>
-        <Card.Title as="h3" className="h6 text-break">
+        <Card.Title as="h2" className="h6 text-break">
           {row.name_img}
           {badge && (
             <span className="badge text-bg-secondary ms-2" data-testid="row-device">
@@ -60,7 +60,13 @@ export function DiagnosisCard({ row, badge }: { row: DiagnosisRow; badge?: strin
           >
             {outcomeLabel(row, t)}
           </dd>
-          <dt className="col-5">{t('diagnosis.results.probability')}</dt>
+          <dt className="col-5">
+            {t(
+              outcome === 'diagnosis'
+                ? 'diagnosis.results.probability'
+                : 'diagnosis.results.probabilityTopClass',
+            )}
+          </dt>
           <dd className="col-7" data-testid="row-probability">
             {probabilityText(row.probability, locale)}
           </dd>

@@ -50,42 +50,47 @@ export function ModelReliability({ label, rows }: { label: string; rows: Reliabi
         {t('diagnosis.custom.reliability.title', { model: label })}
       </h2>
       {summary && <p data-testid="field-summary">{summary}</p>}
-      <Table size="sm" responsive bordered className="align-middle small">
-        <thead>
-          <tr>
-            <th scope="col">{t('diagnosis.custom.reliability.photos')}</th>
-            {(['n', 'top1', 'given', 'rightWhenGiven'] as const).map((k) => (
-              <th key={k} scope="col" className="text-end">
-                {t(`diagnosis.custom.reliability.${k}`)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.set} data-set={r.set}>
-              <th scope="row" className="fw-normal">
-                {t(`diagnosis.custom.reliability.sets.${r.set}`)}
-              </th>
-              <td className="text-end">{formatNumber(r.n, lang, { maximumFractionDigits: 0 })}</td>
-              {r.set === 'negatives_holdout' ? (
-                <td className="text-end" colSpan={3}>
-                  {r.refusedShare === undefined
-                    ? '—'
-                    : t('diagnosis.custom.reliability.refused', { value: pct(r.refusedShare) })}
-                  {ci(r.refusedCi95)}
-                </td>
-              ) : (
-                <>
-                  <td className="text-end">{cell(r.top1, r.top1Ci95)}</td>
-                  <td className="text-end">{cell(r.acceptedShare)}</td>
-                  <td className="text-end">{cell(r.accuracyAccepted, r.accuracyAcceptedCi95)}</td>
-                </>
-              )}
+      {/* scrolls sideways on a phone: a focusable region, so the keyboard can scroll it too */}
+      <div className="table-responsive" tabIndex={0} role="region" aria-labelledby={id}>
+        <Table size="sm" bordered className="align-middle small">
+          <thead>
+            <tr>
+              <th scope="col">{t('diagnosis.custom.reliability.photos')}</th>
+              {(['n', 'top1', 'given', 'rightWhenGiven'] as const).map((k) => (
+                <th key={k} scope="col" className="text-end">
+                  {t(`diagnosis.custom.reliability.${k}`)}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </Table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.set} data-set={r.set}>
+                <th scope="row" className="fw-normal">
+                  {t(`diagnosis.custom.reliability.sets.${r.set}`)}
+                </th>
+                <td className="text-end">
+                  {formatNumber(r.n, lang, { maximumFractionDigits: 0 })}
+                </td>
+                {r.set === 'negatives_holdout' ? (
+                  <td className="text-end" colSpan={3}>
+                    {r.refusedShare === undefined
+                      ? '—'
+                      : t('diagnosis.custom.reliability.refused', { value: pct(r.refusedShare) })}
+                    {ci(r.refusedCi95)}
+                  </td>
+                ) : (
+                  <>
+                    <td className="text-end">{cell(r.top1, r.top1Ci95)}</td>
+                    <td className="text-end">{cell(r.acceptedShare)}</td>
+                    <td className="text-end">{cell(r.accuracyAccepted, r.accuracyAcceptedCi95)}</td>
+                  </>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </div>
       <p className="small text-body-secondary">{t('diagnosis.custom.reliability.note')}</p>
     </section>
   );

@@ -143,15 +143,17 @@ export default function PredictPage() {
       <div className="my-3" aria-live="polite">
         {progress && (running || progress.state === 'done') && (
           <>
-            <ProgressBar
-              now={pct}
-              label={`${pct}%`}
-              variant="success"
-              striped={running}
-              animated={running}
-              aria-label={progressText}
-              data-testid="predict-progress"
-            />
+            {/* the bar itself (role progressbar) carries the name; the outer box only holds it */}
+            <ProgressBar data-testid="predict-progress">
+              <ProgressBar
+                now={pct}
+                label={`${pct}%`}
+                variant="success"
+                striped={running}
+                animated={running}
+                aria-label={progressText}
+              />
+            </ProgressBar>
             <p className="mt-2 mb-0" data-testid="predict-status">
               {progress.state === 'done'
                 ? t('diagnosis.predict.done', { count: progress.total })

@@ -49,7 +49,7 @@ export default function ReportPage() {
         {url && (
           <Alert variant="success" className="d-flex flex-wrap align-items-center gap-2">
             {t('diagnosis.report.ready')}
-            <a className="btn btn-outline-success btn-sm" href={url} download>
+            <a className="btn btn-success btn-sm" href={url} download>
               {t('diagnosis.report.download')}
             </a>
           </Alert>

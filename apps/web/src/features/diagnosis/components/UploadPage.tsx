@@ -14,8 +14,9 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
+import { currentLanguage } from '@/lib/i18n.ts';
 import { Link } from 'react-router';
-import { type PendingImage, ROUTES, UPLOAD_MESSAGES } from '@diagrodl/contracts';
+import { type PendingImage, ROUTES, UPLOAD_MESSAGES, localizeDetail } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { diagnosisApi } from '../api.ts';
 import { useDeviceMode, useDevicePhotos, useObjectUrls, useOwner } from '../device/hooks.ts';
@@ -167,7 +168,7 @@ export default function UploadPage() {
     e.preventDefault();
     setFailures([]);
     if (selection.length === 0) {
-      setAlert(UPLOAD_MESSAGES.noImage);
+      setAlert(localizeDetail(UPLOAD_MESSAGES.noImage, currentLanguage()));
       return;
     }
     setAlert(null);
@@ -361,16 +362,18 @@ export default function UploadPage() {
               </td>
               <td className="text-break">{item.name_img}</td>
               <td>{humanFileSize(item.size)}</td>
-              <td className="d-flex flex-wrap gap-1">
-                <a
-                  className="btn btn-sm btn-outline-secondary"
-                  href={item.url}
-                  download={item.name_img}
-                >
-                  {t('diagnosis.upload.download')}
-                  <span className="visually-hidden">: {item.name_img}</span>
-                </a>
-                <RemoveButton name={item.name_img} onClick={() => setToRemove(item)} />
+              <td>
+                <div className="d-flex flex-wrap gap-1">
+                  <a
+                    className="btn btn-sm btn-outline-secondary"
+                    href={item.url}
+                    download={item.name_img}
+                  >
+                    {t('diagnosis.upload.download')}
+                    <span className="visually-hidden">: {item.name_img}</span>
+                  </a>
+                  <RemoveButton name={item.name_img} onClick={() => setToRemove(item)} />
+                </div>
               </td>
             </>
           )}
@@ -407,7 +410,7 @@ export default function UploadPage() {
           </Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <p className="mb-0">{UPLOAD_MESSAGES.confirmRemove}</p>
+          <p className="mb-0">{localizeDetail(UPLOAD_MESSAGES.confirmRemove, currentLanguage())}</p>
           {toRemove && <p className="small text-body-secondary mb-0">{toRemove.name_img}</p>}
           {keptToRemove && <p className="small text-body-secondary mb-0">{keptToRemove.name}</p>}
         </Modal.Body>
