@@ -625,7 +625,10 @@ test.describe('main-line design', () => {
     await page.setViewportSize({ width: 1366, height: 900 });
 
     // EPANET: the .inp file loads and solves in EPANET, pressures as the engine says.
-    const inp = await download(page, page.getByRole('button', { name: 'Export to EPANET (.inp)' }));
+    const inp = await download(
+      page,
+      page.getByRole('button', { name: 'Exportar a EPANET (.inp)' }),
+    );
     expect(inp.name).toMatch(/\.inp$/);
     const ws = new Workspace();
     await ws.loadModule();
@@ -773,7 +776,7 @@ test.describe('main-line design', () => {
     expectRounded(values[2]!.split(' ')[0]!, design.totals.endPressure, 3);
 
     // EPANET needs every section with an available diameter.
-    await page.getByRole('button', { name: 'Export to EPANET (.inp)' }).click();
+    await page.getByRole('button', { name: 'Exportar a EPANET (.inp)' }).click();
     await expect(page.getByTestId('export-alert')).toContainText('EPANET');
 
     await page.getByTestId('language-toggle').click();
