@@ -16,7 +16,6 @@ import {
 const NOT_SERVER_SPANISH = {
   LOGIN_MESSAGES: "the login form's own checks, the specification's English words",
   REGISTRATION_MESSAGES: "the registration rules, the specification's English words",
-  UPLOAD_MESSAGES: "the upload page's confirmations (the web app's, the specification's words)",
 };
 
 /** Messages that are the specification's own English words: the same in both languages. */
