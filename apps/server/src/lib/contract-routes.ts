@@ -86,7 +86,6 @@ async function readMultipart(request: FastifyRequest, rule: MultipartRule): Prom
       }
     }
   } catch (err) {
-    if (err instanceof HttpError) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, rule.tooLarge);
     if (code === 'FST_FILES_LIMIT') throw new HttpError(400, rule.tooManyFiles ?? rule.broken);

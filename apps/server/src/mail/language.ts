@@ -22,9 +22,8 @@ export function requestLanguage(request: FastifyRequest): MailLanguage {
  */
 export function pageLanguage(request: FastifyRequest): MailLanguage | undefined {
   const header = request.headers['accept-language'];
-  // no header, or '*' (what fetch sends by default), names no language
-  const first = header?.split(',')[0]?.trim() ?? '';
-  return /^[a-z]/i.test(first) ? acceptedLanguage(header) : undefined;
+  // no header, or '*' first (what fetch sends by default), names no language
+  return header && /^\s*[a-z]/i.test(header) ? acceptedLanguage(header) : undefined;
 }
 
 /** Base of the links in e-mails: PUBLIC_URL, or the origin the request came to. */

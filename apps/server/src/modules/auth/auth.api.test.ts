@@ -4,7 +4,7 @@ import { ACCOUNT_MESSAGES, PASSWORD_MESSAGES } from '@diagrodl/contracts';
 import { Browser, describeEachDatabase, json, type TestServer } from '../../testing/harness.ts';
 import { createUserDirect } from '../../testing/users.ts';
 import { mailsTo, resetLinkFromMail } from '../../testing/mail-reader.ts';
-import { AUTH_MESSAGES } from './auth.service.ts';
+import { AUTH_MESSAGES } from '@diagrodl/contracts';
 
 let seq = 0;
 const nextIp = () => `10.2.${Math.floor(seq / 250)}.${(seq++ % 250) + 1}`;

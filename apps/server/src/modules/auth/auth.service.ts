@@ -13,8 +13,6 @@ import type { UserRepository, UserRow } from '../users/user.repository.ts';
 const MAX_USERNAME = 200;
 const MAX_PASSWORD = 1000;
 
-export { AUTH_MESSAGES };
-
 /**
  * Login rules: one generic message on failure, constant-time comparison (a dummy hash is
  * verified for unknown users), and failed attempts limited per user name and per IP.

@@ -16,7 +16,12 @@ import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '@/lib/i18n.ts';
 import { Link } from 'react-router';
-import { type PendingImage, ROUTES, UPLOAD_MESSAGES, localizeDetail } from '@diagrodl/contracts';
+import {
+  type PendingImage,
+  ROUTES,
+  UPLOAD_MESSAGES,
+  UPLOAD_MESSAGES_EN,
+} from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { diagnosisApi } from '../api.ts';
 import { useDeviceMode, useDevicePhotos, useObjectUrls, useOwner } from '../device/hooks.ts';
@@ -90,6 +95,9 @@ function FileField({
  * uploaded list. Offline (or when the person chooses it) the photos are kept on the device and
  * identified there.
  */
+/** The specification's upload texts, or their English twins on the English page. */
+const uploadMessages = () => (currentLanguage() === 'en' ? UPLOAD_MESSAGES_EN : UPLOAD_MESSAGES);
+
 export default function UploadPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('diagnosis.upload.title'));
@@ -168,7 +176,7 @@ export default function UploadPage() {
     e.preventDefault();
     setFailures([]);
     if (selection.length === 0) {
-      setAlert(localizeDetail(UPLOAD_MESSAGES.noImage, currentLanguage()));
+      setAlert(uploadMessages().noImage);
       return;
     }
     setAlert(null);
@@ -410,7 +418,7 @@ export default function UploadPage() {
           </Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <p className="mb-0">{localizeDetail(UPLOAD_MESSAGES.confirmRemove, currentLanguage())}</p>
+          <p className="mb-0">{uploadMessages().confirmRemove}</p>
           {toRemove && <p className="small text-body-secondary mb-0">{toRemove.name_img}</p>}
           {keptToRemove && <p className="small text-body-secondary mb-0">{keptToRemove.name}</p>}
         </Modal.Body>

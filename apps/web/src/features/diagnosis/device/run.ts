@@ -4,25 +4,21 @@
  */
 import {
   DEVICE_MODEL_ID,
-  DIAGNOSIS_MESSAGES as M,
+  DIAGNOSIS_MESSAGES,
+  DIAGNOSIS_MESSAGES_EN,
   type DeviceResult,
   UPLOAD_LIMITS,
-  localizeDetail,
 } from '@diagrodl/contracts';
 import { currentLanguage } from '@/lib/i18n.ts';
 import { type DevicePhoto, listDevicePhotos, putDevicePhoto, updateDevicePhoto } from './store.ts';
 
 /** Why a file cannot be kept for diagnosis (the server's own messages, in the page's language), or null. */
 export function photoProblem(file: File): string | null {
-  const problem =
-    file.size === 0
-      ? M.emptyFile
-      : file.size > UPLOAD_LIMITS.maxBytes
-        ? M.tooLarge
-        : !(UPLOAD_LIMITS.types as readonly string[]).includes(file.type)
-          ? M.badType
-          : null;
-  return problem && localizeDetail(problem, currentLanguage());
+  const M = currentLanguage() === 'en' ? DIAGNOSIS_MESSAGES_EN : DIAGNOSIS_MESSAGES;
+  if (file.size === 0) return M.emptyFile;
+  if (file.size > UPLOAD_LIMITS.maxBytes) return M.tooLarge;
+  if (!(UPLOAD_LIMITS.types as readonly string[]).includes(file.type)) return M.badType;
+  return null;
 }
 
 /** Keeps a picked photo on the device, waiting for identification. */
