@@ -24,6 +24,8 @@ ARCHS: dict[str, str] = {
     # the lab expert that add-expert puts beside the main network
     "mobilenet_v2_lab": "mobilenet_v2",
     "resnet50": "resnet50",
+    # ResNet50 started from the Keras ImageNet weights (keras_resnet.py) + an 11th 'not a leaf' output
+    "resnet50_imagenet": "resnet50",
     "vgg16": "vgg16_bn",
     "vgg16_bn": "vgg16_bn",
     # two convolutions, a few thousand weights: the server tests' committed model (fixtures.py)
@@ -101,6 +103,14 @@ def imagenet_mobilenet_v2(num_classes: int = NUM_CLASSES + 1, pretrained: Path |
     return GapClassifier(features, m.last_channel, num_classes, dropout=0.2)
 
 
+def imagenet_resnet50(num_classes: int = NUM_CLASSES + 1, weights: dict[str, torch.Tensor] | None = None) -> GapClassifier:
+    """ResNet50 as Keras computes it (v1 strides, epsilon 0.001, `CaffeInput` as `features.0`), with the ImageNet trunk
+    weights when given (keras_resnet.resnet50_state_dict or the GPU pack's copy); GAP, dropout, a new linear layer."""
+    from .keras_resnet import resnet50_features
+
+    return GapClassifier(resnet50_features(weights), 2048, num_classes, dropout=0.2)
+
+
 def torchvision_name(arch: str) -> str:
     if arch not in ARCHS:
         raise ValueError(f"unknown arch {arch!r}; choose one of {sorted(ARCHS)}")
@@ -112,6 +122,8 @@ def build_model(arch: str, num_classes: int = NUM_CLASSES) -> GapClassifier:
     name = torchvision_name(arch)
     if arch == "mobilenet_v2_imagenet":
         return imagenet_mobilenet_v2(num_classes + 1)
+    if arch == "resnet50_imagenet":
+        return imagenet_resnet50(num_classes)
     if arch == "mobilenet_v2_lab":
         return imagenet_mobilenet_v2(num_classes, PRETRAINED_TFLITE if PRETRAINED_TFLITE.exists() else None)
     tv = torchvision.models
