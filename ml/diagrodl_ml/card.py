@@ -18,7 +18,7 @@ CARD_SCHEMA_VERSION = 1
 # the cards said "met" of goals the product no longer had.
 GOALS = {
     "mobilenet": {"top1_accuracy": 0.993, "min_class_recall": 0.98, "ece_after": 0.02},
-    "resnet50": {"top1_accuracy": 0.99, "min_class_recall": 0.97, "ece_after": 0.02},
+    "resnet50": {"top1_accuracy": 0.993, "min_class_recall": 0.98, "ece_after": 0.02},
     "vgg16": {"top1_accuracy": 0.99, "min_class_recall": 0.97, "ece_after": 0.02},
 }
 DISPLAY = {"mobilenet": "MobileNet v1", "resnet50": "ResNet50 v1", "vgg16": "VGG16 v1"}
@@ -29,6 +29,8 @@ def model_name(arch: str) -> str:
         return "mobilenet"
     if arch.startswith("vgg16"):
         return "vgg16"
+    if arch.startswith("resnet50"):
+        return "resnet50"
     return arch
 
 

@@ -25,7 +25,8 @@ from .evaluate import batches_from_u8, calibration_summary, metrics, node_ort_av
 from .export import CalibratedCamModel, add_views, export_onnx, file_digest
 from .models import PRETRAINED_TFLITE, VIEW_COUNTS, count_params, imagenet_mobilenet_v2
 from .preprocess import load_rgb
-from .sources import FIELD_DIR, NEGATIVES_DIR, field_split, negatives_split, write_lists
+from .sources import (FIELD2_DIR, FIELD_DIR, NEGATIVES_DIR, OTHER_CROP_DIR, field2_split, field_split, negatives_split,
+                      other_crop_split, write_lists)
 from .tflite import LICENSE_NOTE
 from . import fieldaug as FA
 from .transfer import (
@@ -44,6 +45,8 @@ def load_sources(cfg: TransferConfig, cache, idx, training: bool = True) -> dict
     fs, ns = field_split(), negatives_split()
     hashes = {"field": write_lists("field", fs), "negatives": write_lists("negatives", ns)}
     lim = (lambda xs: xs[: cfg.max_neg]) if cfg.max_neg else (lambda xs: xs)
+    extra = new_sources(lim) if FIELD2_DIR.is_dir() and OTHER_CROP_DIR.is_dir() else {}
+    hashes.update(extra.pop("hashes", {}))
     lab_lim = (lambda a: a[: cfg.max_lab]) if cfg.max_lab else (lambda a: a)
     t0 = time.time()
     out = {
@@ -54,10 +57,37 @@ def load_sources(cfg: TransferConfig, cache, idx, training: bool = True) -> dict
         "field_val": (load_photos(FIELD_DIR, [p.rel_path for p in fs["val"]]), np.array([p.label for p in fs["val"]])),
         "neg_train": load_photos(NEGATIVES_DIR, [p.rel_path for p in lim(ns["train"])]) if training else [],
         "neg_val": load_photos(NEGATIVES_DIR, [p.rel_path for p in lim(ns["val"])]),
+        **extra,
     }
     print(f"loaded field and negative photos ({time.time() - t0:.0f}s): field train {len(out['field_train'][1])}, "
           f"field val {len(out['field_val'][1])}, negatives train {len(out['neg_train'])}, val {len(out['neg_val'])}", flush=True)
     return out
+
+
+def new_sources(lim=lambda xs: xs) -> dict:
+    """The sets added on 2026-11-28: the second field source's validation and held-out parts, field-tomato-dev's
+    held-out part, and the other crops' validation and held-out parts (all "not a tomato leaf")."""
+    fs, f2, oc = field_split(), field2_split(), other_crop_split()
+
+    def photos(base: Path, part: list) -> tuple[list[np.ndarray], np.ndarray]:
+        return load_photos(base, [p.rel_path for p in part]), np.array([p.label for p in part], dtype=np.int64)
+
+    h1, h2 = photos(FIELD_DIR, fs["holdout"]), photos(FIELD2_DIR, f2["holdout"])
+    return {"field2_split": f2, "other_crop_split": oc,
+            "hashes": {"field2": write_lists("field2", f2), "other_crop": write_lists("other_crop", oc)},
+            "field2_val": photos(FIELD2_DIR, f2["val"]),
+            "field_holdout": (h1[0] + h2[0], np.concatenate([h1[1], h2[1]])),
+            "field_holdout_source": np.array([1] * len(h1[1]) + [2] * len(h2[1])),
+            "other_crop_val": load_photos(OTHER_CROP_DIR, [p.rel_path for p in lim(oc["val"])]),
+            "other_crop_holdout": load_photos(OTHER_CROP_DIR, [p.rel_path for p in lim(oc["holdout"])])}
+
+
+def field_val_all(src: dict) -> tuple[list[np.ndarray], np.ndarray]:
+    """The field validation photos of every source `src` holds (field-tomato-dev, then field-tomato-dev-2)."""
+    imgs, y = src["field_val"]
+    if "field2_val" in src:
+        return list(imgs) + list(src["field2_val"][0]), np.concatenate([y, src["field2_val"][1]])
+    return imgs, y
 
 
 # ---------------------------------------------------------------- step 2: views and trunk maps (cached on disk)
@@ -248,10 +278,12 @@ def rules_from_logits(lg: dict[str, np.ndarray], y_lab: np.ndarray, y_field: np.
     cal = choose_calibration(lg["lab"][:, :NUM_CLASSES], y_lab, seed=seed, others={"field": (lg["field"][:, :NUM_CLASSES], y_field)})
     t, bias = cal["temperature"], cal["bias"]
     # leaf probability: Platt scaling of the leaf score; lab, field, negatives and synthetic each weigh a quarter
-    parts = [("lab", 1), ("field", 1), ("negatives", 0), ("synthetic", 0)]
+    # (with other crops' leaves: they, the negatives and the synthetic images share the non-leaf half)
+    parts = [("lab", 1), ("field", 1), ("negatives", 0), ("synthetic", 0)] + ([("other_crops", 0)] if "other_crops" in lg else [])
+    share = {1: 0.25, 0: 0.5 / (len(parts) - 2)}
     scores = np.concatenate([leaf_score(lg[k]) for k, _ in parts])
     is_leaf = np.concatenate([np.full(len(lg[k]), v, np.float64) for k, v in parts])
-    w = np.concatenate([np.full(len(lg[k]), 0.25 / max(1, len(lg[k]))) for k, _ in parts])
+    w = np.concatenate([np.full(len(lg[k]), share[v] / max(1, len(lg[k]))) for k, v in parts])
     a, c = fit_platt(scores, is_leaf, w)
     leaf = {k: sigmoid(a * leaf_score(v) + c) for k, v in lg.items()}
     p_lab = calibrated(lg["lab"][:, :NUM_CLASSES], t, bias)
@@ -322,6 +354,19 @@ def evaluate_export(model, onnx_path: Path, cache, src: dict, rules: dict) -> di
     srng = np.random.default_rng(999)
     synth = np.stack([FA.synthetic_non_leaf(srng) for _ in range(200)])
     report["synthetic_non_leaf_fresh_seed"] = set_report(_ort_or_torch(model, onnx_path, normalise_u8(synth), use_ort, rules), None, rule)
+    if "field2_val" in src:  # the sets added on 2026-11-28 (new_sources)
+        run = lambda imgs: _ort_or_torch(model, onnx_path, normalise_u8(np.stack(imgs)), use_ort, rules)  # noqa: E731
+        o1, o2 = run(fv_imgs), run(src["field2_val"][0])
+        report["field2_val"] = set_report(o2, src["field2_val"][1], rule)
+        report["field_val_all"] = set_report({k: np.concatenate([o1[k], o2[k]]) for k in o1},
+                                             np.concatenate([fv_y, src["field2_val"][1]]), rule)
+        oh, yh = run(src["field_holdout"][0]), src["field_holdout"][1]
+        report["field_holdout"] = set_report(oh, yh, rule)
+        for s_ in (1, 2):
+            sel = src["field_holdout_source"] == s_
+            report[f"field_holdout_{s_}"] = set_report({k: v[sel] for k, v in oh.items()}, yh[sel], rule)
+        report["other_crop_val"] = set_report(run(src["other_crop_val"]), None, rule)
+        report["other_crop_holdout"] = set_report(run(src["other_crop_holdout"]), None, rule)
     for k, v in report.items():
         print(f"{k}: " + json.dumps({kk: vv for kk, vv in v.items() if kk != "per_class"}), flush=True)
     return {"report": report, "test_out": out_test, "y_test": y_test,
@@ -495,11 +540,26 @@ def ood_section(rep: dict) -> dict:
 
 
 def extra_goals(rep: dict) -> dict:
-    """The field, refusal and lab-coverage goals of the issue, checked against the evaluation."""
+    """The field, refusal and lab-coverage goals of the issues, checked against the evaluation. With the sets of
+    2026-11-28 (issue 50): on field validation, both sources and each alone, top-1 over all photos >= 0.65, a diagnosis
+    for >= 0.50 of them, right >= 0.85 of the times one is given; other crops' held-out leaves refused >= 0.90."""
     f = rep["field_val"]
-    return {"field": {"top1_min": 0.55, "accuracy_accepted_min": 0.85,
-                      "met": {"top1": (f["top1"] or 0) >= 0.55, "accuracy_accepted": (f["accuracy_accepted"] or 0) >= 0.85}},
+    if "field_val_all" not in rep:
+        return {"field": {"top1_min": 0.55, "accuracy_accepted_min": 0.85,
+                          "met": {"top1": (f["top1"] or 0) >= 0.55, "accuracy_accepted": (f["accuracy_accepted"] or 0) >= 0.85}},
+                "negatives_refused_min": 0.97, "negatives_refused_met": rep["negatives_holdout"]["refused_share"] >= 0.97,
+                "lab_test_refused_max": 0.02, "lab_test_refused_met": rep["lab_test"]["refused_share"] <= 0.02}
+
+    def field_goal(r: dict) -> dict:
+        return {"top1": (r["top1"] or 0) >= 0.65, "accepted_share": r["accepted_share"] >= 0.50,
+                "accuracy_accepted": (r["accuracy_accepted"] or 0) >= 0.85}
+
+    return {"field": {"top1_min": 0.65, "accepted_share_min": 0.50, "accuracy_accepted_min": 0.85,
+                      "sets": "field validation: both sources (field_val_all), field-tomato-dev (field_val), field-tomato-dev-2 (field2_val)",
+                      "met": field_goal(rep["field_val_all"]),
+                      "met_by_source": {"field_val": field_goal(f), "field2_val": field_goal(rep["field2_val"])}},
             "negatives_refused_min": 0.97, "negatives_refused_met": rep["negatives_holdout"]["refused_share"] >= 0.97,
+            "other_crops_refused_min": 0.90, "other_crops_refused_met": rep["other_crop_holdout"]["refused_share"] >= 0.90,
             "lab_test_refused_max": 0.02, "lab_test_refused_met": rep["lab_test"]["refused_share"] <= 0.02}
 
 
@@ -518,15 +578,23 @@ def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR
     if D.split_hash([it.rel_path for it in split["test"]]) != card["data"]["split"]["file_list_sha256"]["test"]:
         raise SystemExit("error: the lab test split differs from the card's")
     fs, ns = field_split(), negatives_split()
-    for name, parts, key in (("field", fs, "field"), ("negatives", ns, "negatives")):
+    evaluated = card["out_of_distribution"]["evaluation"]
+    extra = new_sources() if "field2_val" in evaluated else {}
+    parts_of = {"field": fs, "negatives": ns, "field2": extra.get("field2_split"), "other_crop": extra.get("other_crop_split")}
+    for key, parts in parts_of.items():
+        if key not in card["data"]:
+            continue
         want = card["data"][key]["file_list_sha256"]
         got = {k: D.split_hash([p.rel_path for p in v]) for k, v in parts.items()}
-        if got != want:
-            raise SystemExit(f"error: the {name} split differs from the card's")
+        # the parts the evaluation reads must be the card's (field-tomato-dev's training part lost its held-out third on
+        # 2026-11-28: cards written before keep their validation part, which is all `evaluate` reads of it)
+        if any(got.get(k) != v for k, v in want.items() if k != "train" or key != "field"):
+            raise SystemExit(f"error: the {key} split differs from the card's")
     cache = D.build_cache(split["test"], cache_dir=cache_dir)
     src = {"lab_test": np.arange(len(cache.labels)), "negatives_split": ns,
            "lab_train_paths": [it.rel_path for it in split["train"]],
-           "field_val": (load_photos(FIELD_DIR, [p.rel_path for p in fs["val"]]), np.array([p.label for p in fs["val"]]))}
+           "field_val": (load_photos(FIELD_DIR, [p.rel_path for p in fs["val"]]), np.array([p.label for p in fs["val"]])),
+           **{k: v for k, v in extra.items() if k != "hashes"}}
     rules = card_rules(card)
     ev = evaluate_export(None, model_path, cache, src, rules)
     m = metrics(ev["test_out"]["probabilities"], ev["y_test"], ev["test_photos"])
@@ -682,7 +750,7 @@ def choose_views(model_path: Path, sets: dict[str, np.ndarray], outs: dict, y_la
 def evaluation_sources(card: dict, cache_dir: Path = DEFAULT_CACHE_DIR) -> tuple[TransferConfig, object, dict]:
     """The run's config, the lab data set's decode cache and every non-training set (lab validation and test,
     field validation, negatives validation and held-out), as `rethreshold` and `quantize.recalibrate` use them."""
-    cfg = TransferConfig(**card["training"]["config"])
+    cfg = TransferConfig(**card["training"].get("config", {}))  # a GPU card has none: finish-gpu's sets are the defaults
     items = D.scan()
     split = D.grouped_stratified_split(items)
     cache = D.build_cache(items, cache_dir=cache_dir)
@@ -700,8 +768,11 @@ def validation_sets(cache, src: dict, cfg: TransferConfig) -> dict[str, np.ndarr
         v = FA.background_only(np.asarray(cache.images[j]), np.asarray(cache.masks[j]), vrng)
         if v is not None:
             synth.append(v)
-    return {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in lab_val]), "field": np.stack(src["field_val"][0]),
+    sets = {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in lab_val]), "field": np.stack(field_val_all(src)[0]),
             "negatives": np.stack(src["neg_val"]), "synthetic": np.stack(synth)}
+    if "other_crop_val" in src:
+        sets["other_crops"] = np.stack(src["other_crop_val"])
+    return sets
 
 
 def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR, max_views: int = 1,
@@ -721,7 +792,7 @@ def rethreshold(model_path: Path, cache_dir: Path = DEFAULT_CACHE_DIR, max_views
     lab_val = src["lab_val"]
     sets = validation_sets(cache, src, cfg)
     outs = {k: _ort_or_torch(None, model_path, normalise_u8(v), True, {}) for k, v in sets.items()}
-    y_lab, y_field = cache.labels[lab_val], src["field_val"][1]
+    y_lab, y_field = cache.labels[lab_val], field_val_all(src)[1]
     notes: list[str] = []
     views = had_views
     if max_views > 1:

@@ -24,14 +24,15 @@ from .data import DEFAULT_CACHE_DIR, Prepared, lab_test_photos
 from .evaluate import batches_from_u8, calibration_summary, metrics
 from .export import export_onnx, file_digest as file_digest_of
 from .fieldtrain import (
-    _ort_or_torch, calibration_section, choose_thresholds, evaluate_export, extra_goals, load_sources, ood_section,
+    _ort_or_torch, calibration_section, choose_thresholds, evaluate_export, extra_goals, field_val_all, load_sources, ood_section,
     rejection_section, rules_from_logits, validation_sets,
 )
-from .gputrain import BN_PHOTOS, IMAGENET_ARCH, NOT_LEAF, load_weights
+from .gputrain import BN_PHOTOS, IMAGENET_ARCH, NOT_LEAF, RESNET_ARCH, load_weights
+from .keras_resnet import LICENSE_NOTE as RESNET_LICENSE_NOTE
 from .models import count_params, torchvision_name
 from .quantize import probe_outputs
 from .tflite import LICENSE_NOTE
-from .transfer import TransferConfig, decide, leaf_score, normalise_u8, sigmoid, wilson
+from .transfer import TransferConfig, decide, leaf_score, normalise_u8, set_report, sigmoid, wilson
 
 
 def _logits_tensor(graph: onnx.GraphProto) -> str:
@@ -64,7 +65,7 @@ def finish_gpu(arch: str, weights: Path, data: Prepared, models_dir: Path, split
         lg[k] = raw_logits(probe, imgs)
         print(f"validation {k}: {len(imgs)} images in {time.time() - t1:.0f}s", flush=True)
     probe.unlink(missing_ok=True)
-    y_lab, y_field = data.cache.labels[src["lab_val"]], src["field_val"][1]
+    y_lab, y_field = data.cache.labels[src["lab_val"]], field_val_all(src)[1]
     rules, rule_notes = rules_from_logits(lg, y_lab, y_field, cfg.seed)
     onnx_path = models_dir / f"{name}.onnx"
     info = export_onnx(model, rules["temperature"], onnx_path, fp16_weights=True, bias=rules["bias"], leaf=rules["leaf_ac"])
@@ -104,14 +105,21 @@ def training_section(arch: str, history: dict, seconds: float) -> dict:
         "augmentation": [
             (f"ImageNet start: {LICENSE_NOTE}, copied into the pack; every BatchNorm unfolded on {BN_PHOTOS} clean lab "
              "training photos (warmstart.unfold_imagenet_start), then every layer trained"
-             if arch == IMAGENET_ARCH else "from scratch (no pretrained weights exist here for this architecture)")
+             if arch == IMAGENET_ARCH else
+             f"ImageNet start: {RESNET_LICENSE_NOTE}, converted to torchvision (keras_resnet.py: v1 strides, BatchNorm "
+             "epsilon 0.001, conv biases folded, BGR caffe input as a fixed first layer) and packed as int8 per output "
+             "channel; the ImageNet BatchNorm statistics kept; then every layer trained"
+             if arch == RESNET_ARCH else "from scratch (no pretrained weights exist here for this architecture)")
             + ("; trained on the same batches as the other GPU network of the run" if len(cfg.get("archs", [])) > 1 else ""),
-            f"lab photos (training split, packed as {pk.get('lab_size')} px {pk.get('lab_format', 'webp').upper()} quality "
+            f"lab photos (training split{', at most ' + str(pk['lab_per_class']) + ' per class by seed' if pk.get('lab_per_class') else ''}: {pk.get('counts', {}).get('lab')}, packed as {pk.get('lab_size')} px {pk.get('lab_format', 'webp').upper()} quality "
             f"{pk.get('lab_quality')}): per epoch "
             f"{cfg.get('lab_plain', 1)} plain lab view(s) and {cfg.get('lab_views', 3) - cfg.get('lab_plain', 1)} field-like view(s) each (fieldaug.field_like: the segmented leaf on a crop of a real "
             "photo, a procedural texture or a bed of other leaves of its class; small in the frame at times; more leaves; "
             "occlusion; hard shadow; glare; white balance, blur, noise, JPEG 30-95)",
-            f"field photos (training part): {cfg.get('field_views')} views each per epoch",
+            f"field photos (training parts of field-tomato-dev and field-tomato-dev-2, {pk.get('counts', {}).get('field')} "
+            f"photos): {cfg.get('field_views')} views each per epoch",
+            *([f"other crops' field leaves (training part of other-crop-field, {pk['counts']['other_crop']} photos): "
+               f"{cfg.get('other_crop_views')} views each per epoch, as not a tomato leaf"] if pk.get("counts", {}).get("other_crop") else []),
             f"not a tomato leaf, per epoch: {pk.get('counts', {}).get('negative')} training negatives "
             f"({neg.get('tiny_imagenet')} of {neg.get('tiny_imagenet_of')} Tiny ImageNet, {neg.get('imagenette')} of "
             f"{neg.get('imagenette_of')} Imagenette, sampled by seed {neg.get('sample_seed')} so that the pack travels "
@@ -151,6 +159,17 @@ def make_card(arch, model, info, onnx_path, data, split_seed, src, rules, rule_n
                                          "70% train, by seed 2028",
                                 "counts": {k: len(v) for k, v in src["negatives_split"].items()},
                                 "file_list_sha256": src["hashes"]["negatives"]}}
+    if "field2_split" in src:
+        data_block["field"]["split"] = ("per class, 40% validation (every choice; reported) by seed 2027; of the rest a third "
+                                        "held out (never trained on or used for a choice) by seed 2033; the rest train")
+        data_block["field2"] = {"source": "../shared/data/field-tomato-dev-2 (TomatoPD-IMG field photos)",
+                                "split": "per class, 20% held out, 30% validation, 50% train, by seed 2031",
+                                "counts": {k: len(v) for k, v in src["field2_split"].items()},
+                                "file_list_sha256": src["hashes"]["field2"]}
+        data_block["other_crop"] = {"source": "../shared/data/other-crop-field (PlantDoc, 12 other crops; not a tomato leaf)",
+                                    "split": "per class, 20% held out, 15% validation, 65% train, by seed 2032",
+                                    "counts": {k: len(v) for k, v in src["other_crop_split"].items()},
+                                    "file_list_sha256": src["hashes"]["other_crop"]}
     notes = list(rule_notes) + [
         "weights stored as float16 in the file (cast to float32 at load); the validation logits, the calibration and every "
         "figure come from this file",
@@ -165,6 +184,8 @@ def make_card(arch, model, info, onnx_path, data, split_seed, src, rules, rule_n
     card["outputs"]["leaf"] = {"shape": ["N"], "description": "calibrated probability that the photo shows a tomato leaf"}
     card["outputs"]["energy"] = {"shape": ["N"], "description": "logsumexp(disease logits / T), no class bias"}
     card["goals"].update(extra_goals(ev["report"]))
+    if arch == RESNET_ARCH:
+        card["pretrained"] = {"weights": RESNET_LICENSE_NOTE, "license": "MIT (the package's LICENSE file)"}
     if arch == IMAGENET_ARCH:
         card["pretrained"] = {"weights": LICENSE_NOTE, "license": "Apache-2.0"}
         card["notes"].append(f"pretrained weights: {LICENSE_NOTE}; Apache-2.0 licence text in "
@@ -176,6 +197,30 @@ assert NOT_LEAF == NUM_CLASSES
 
 
 # ---------------------------------------------------------------- `ensemble-card`: the ensemble's rules and figures
+def ensemble_field_evaluation(models_dir: Path, members: list[str], src: dict, rule: dict) -> dict:
+    """The ensemble's figures (mean of the members' calibrated probabilities and leaf outputs, each from its file) on
+    the field validation photos of both sources, the held-out field photos and the other crops' held-out leaves."""
+    sets = {"field_val_all": field_val_all(src), "field_holdout": src["field_holdout"],
+            "other_crop_holdout": (src["other_crop_holdout"], None)}
+    out: dict = {}
+    each: dict = {}
+    for name, (imgs, labels) in sets.items():
+        x = normalise_u8(np.stack(imgs))
+        outs = {m: _ort_or_torch(None, models_dir / f"{m}.onnx", x, True, {}) for m in members}
+        mean = {k: np.mean([outs[m][k].reshape(len(x), -1).squeeze(-1) if k == "leaf" else outs[m][k] for m in members],
+                           axis=0) for k in ("probabilities", "leaf")}
+        out[name] = set_report(mean, None if labels is None else np.asarray(labels), rule)
+        if name == "field_val_all":
+            for m in members:
+                rej = json.loads(card_path(models_dir / f"{m}.onnx").read_text())["rejection"]
+                own = {k: rej[k] for k in ("threshold", "field_threshold", "leaf_threshold") if rej.get(k) is not None}
+                each[m] = {k: v for k, v in set_report(outs[m], np.asarray(labels), own).items()
+                           if k in ("top1", "accepted_share", "accuracy_accepted", "right_and_accepted")}
+    out["members_field_val_all"] = each
+    return out
+
+
+
 ENSEMBLE_MEMBERS = ("mobilenet", "resnet50", "vgg16")
 
 
@@ -204,10 +249,19 @@ def _member_outputs(model_path: Path, card: dict, runs_dirs: list[Path], sets: d
                    "leaf": sigmoid(a * leaf_score(z[f"val_{k}_logits"]) + c)} for k in sets}
         out["test"] = {"probabilities": z["test_probabilities"].astype(np.float64), "leaf": z["test_leaf"].reshape(-1)}
         return out
+    # a member without finish-gpu's outputs (VGG16's file is older): its outputs computed once, kept by the file's sha256
+    cached, meta = runs_dirs[0] / f"{card['name']}.member-outputs.npz", runs_dirs[0] / f"{card['name']}.member-outputs.json"
+    if cached.exists() and meta.exists() and json.loads(meta.read_text()).get("sha256") == card["file"]["sha256"]:
+        z = np.load(cached)
+        if all(f"{k}__probabilities" in z.files for k in (*sets, "test")):
+            return {k: {"probabilities": z[f"{k}__probabilities"], "leaf": z[f"{k}__leaf"]} for k in (*sets, "test")}
     out = {}
     for k, x in {**{k: normalise_u8(v) for k, v in sets.items()}, "test": test_x}.items():
         o = _ort_or_torch(None, model_path, x, True, {})
         out[k] = {"probabilities": o["probabilities"].astype(np.float64), "leaf": o["leaf"].reshape(-1).astype(np.float64)}
+    runs_dirs[0].mkdir(parents=True, exist_ok=True)
+    np.savez(cached, **{f"{k}__{o}": v[o] for k, v in out.items() for o in ("probabilities", "leaf")})
+    meta.write_text(json.dumps({"sha256": card["file"]["sha256"]}))
     return out
 
 
@@ -234,7 +288,7 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
         print(f"{m}: outputs in {time.time() - t1:.0f}s", flush=True)
     mean = {k: {o: np.mean([outs[m][k][o] for m in members], axis=0) for o in ("probabilities", "leaf")}
             for k in (*sets, "test")}
-    y_lab, y_field = data.cache.labels[src["lab_val"]], src["field_val"][1]
+    y_lab, y_field = data.cache.labels[src["lab_val"]], field_val_all(src)[1]
     leaf_rule, rule, notes = choose_thresholds(mean["lab"]["probabilities"], y_lab, mean["field"]["probabilities"], y_field,
                                                {k: mean[k]["leaf"] for k in sets})
     r = {"threshold": rule["threshold"], "leaf_threshold": leaf_rule["leaf_threshold"]}
@@ -275,6 +329,11 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
         "notes": notes + [f"validation ({len(y_lab)} lab, {len(y_field)} field photos) chose the thresholds; the test split "
                           "was used only for these figures"],
     }
+    if "field2_val" in src:
+        card["field_evaluation"] = ensemble_field_evaluation(models_dir, members, src, r)
+        card["notes"].append("field_evaluation: the ensemble's outputs (mean of the members' files) on both field sources' "
+                             "validation parts, their held-out parts and the other crops' held-out leaves, at the thresholds "
+                             "above; members_field_val_all: each member's own figures on the same validation photos")
     write_card(card, models_dir / "ensemble.card.json")
     print(json.dumps({k: card[k] for k in ("rejection", "metrics")}, indent=1), flush=True)
     return card

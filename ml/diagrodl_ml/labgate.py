@@ -39,7 +39,7 @@ from . import fieldaug as FA
 from .card import card_path, write_card
 from .ensemble import PREFIX as EXPERT, refit_after_graph_change
 from .export import file_digest
-from .fieldtrain import evaluation_sources, rethreshold
+from .fieldtrain import drop_cpu_figures, evaluation_sources, rethreshold
 from .quantize import probe_outputs
 from .sources import NEGATIVES_DIR
 from .transfer import LAB_LIKE_CUT, load_photos, normalise_u8, sigmoid, to224
@@ -126,7 +126,7 @@ def fit_linear(x: np.ndarray, y: np.ndarray, classes: int, l2: float, weights: n
     return wn, bn - mu @ wn
 
 
-def training_sets(cache, src: dict, seed: int = SEED) -> dict[str, list[np.ndarray]]:
+def training_sets(cache, src: dict, seed: int = SEED, lab_views: bool = True) -> dict[str, list[np.ndarray]]:
     """`src`: what fieldtrain.evaluation_sources returns (the splits and the field training photos).
 
     Training photos only: `lab` (each lab training photo as the product sees it and one lab view of it) and
@@ -134,7 +134,8 @@ def training_sets(cache, src: dict, seed: int = SEED) -> dict[str, list[np.ndarr
     negatives)."""
     rng = np.random.default_rng(seed)
     tr = src["lab_train"]
-    lab = [to224(np.asarray(cache.images[j])) for j in tr] + [FA.lab_view(np.asarray(cache.images[j]), rng) for j in tr]
+    lab = [to224(np.asarray(cache.images[j])) for j in tr] + ([FA.lab_view(np.asarray(cache.images[j]), rng) for j in tr]
+                                                           if lab_views else [])
     field = src["field_train"][0]  # loaded by evaluation_sources
     neg = [p.rel_path for p in src["negatives_split"]["train"]]
     backgrounds = [b for b in load_photos(NEGATIVES_DIR, [neg[i] for i in rng.choice(len(neg), min(BACKGROUNDS, len(neg)), replace=False)])
@@ -320,3 +321,86 @@ def attach_gate(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -
     card["notes"].append(f"lab gate added by `add-lab-gate` (lab_gate has the choice): the figures before it were "
                          f"those of {model.name} sha256 {before['sha256'][:12]}")
     return refit_after_graph_change(card, dst, sources, "the lab gate")
+
+
+# ---------------------------------------------------------------- the gate alone: `lab_like` without a lab expert
+def pooled_features(model_path: Path, images_u8: np.ndarray | list[np.ndarray], batch: int = 256) -> np.ndarray:
+    """The pooled features (the input of the head's Gemm) of each photo's own view, from the exported file."""
+    m = onnx.load(str(model_path))
+    head = next((n for n in m.graph.node if n.op_type == "Gemm" and "fc.weight" in n.input), None)
+    if head is None:
+        raise SystemExit(f"error: {model_path} has no Gemm with fc.weight (the network's head)")
+    own = own_view(m.graph, head.input[0])
+    tmp = model_path.with_suffix(".gate-probe.onnx")
+    onnx.save(m, str(tmp))
+    try:
+        x = normalise_u8(np.asarray(images_u8))
+        outs = probe_outputs(tmp, [own], [x[s:s + batch] for s in range(0, len(x), batch)])
+    finally:
+        tmp.unlink(missing_ok=True)
+    return np.concatenate([o[0] for o in outs]).astype(np.float64)
+
+
+def add_lab_like(src: Path, dst: Path, gate: tuple[np.ndarray, float]) -> dict:
+    """Writes to `dst` the export `src` with the output `lab_like` = sigmoid(gate . features + c) of each photo's own
+    view; every other output unchanged. Returns file_digest."""
+    m = onnx.load(str(src))
+    g = m.graph
+    if any(o.name == LAB_LIKE for o in g.output):
+        raise SystemExit(f"error: {src} already has an output {LAB_LIKE!r}")
+    head = next(n for n in g.node if n.op_type == "Gemm" and "fc.weight" in n.input)
+    p = lambda s: PREFIX + s  # noqa: E731
+    g.initializer.extend([numpy_helper.from_array(np.asarray(gate[0], np.float32).reshape(-1, 1), p("gate_w")),
+                          numpy_helper.from_array(np.asarray([gate[1]], np.float32), p("gate_c"))])
+    own_view(g, head.input[0])
+    g.node.extend([helper.make_node("Gemm", [p("features"), p("gate_w"), p("gate_c")], [p("gate_logit")], name=p("gate_gemm")),
+                   helper.make_node("Sigmoid", [p("gate_logit")], [p("gate")], name=p("gate"))])
+    add_lab_like_output(g)
+    m.doc_string += " A gate on the network's pooled features says how much the photo looks like a lab photo (labgate.py)."
+    onnx.checker.check_model(m)
+    tmp = dst.with_suffix(".lab-like.tmp")
+    onnx.save(m, str(tmp))
+    tmp.replace(dst)
+    return file_digest(dst)
+
+
+def attach_lab_like(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dict:
+    """`add-lab-like`: the gate alone, for a network without a lab expert (the GPU networks of 2026-11-28). Fits the
+    gate on training photos (each lab training photo as the product sees it against field training photos, views of
+    them and lab leaves made to look like field photos), adds the output `lab_like`, and chooses the thresholds again
+    (fieldtrain.rethreshold: a confidence threshold of its own for field-like photos, `field_threshold`, raised for the
+    field goal; the lab-like photos' one lowered to keep lab validation photos refused at 1.5 % or less) and
+    measures every figure on the new file. A diagnosis of a field-like photo then carries the product's caution."""
+    if not model.is_file() or not card_path(model).is_file():
+        raise SystemExit(f"error: {model} and its card {card_path(model).name} are needed")
+    card = json.loads(card_path(model).read_text())
+    if "lab_expert" in card or LAB_LIKE in card.get("outputs", {}):
+        raise SystemExit(f"error: {model} already holds a lab expert or a `{LAB_LIKE}` output")
+    before = file_digest(model)
+    sources = evaluation_sources(card, cache_dir)
+    _, cache, src = sources
+    t0 = time.time()
+    sets = training_sets(cache, src, lab_views=False)
+    feats = {k: pooled_features(model, v) for k, v in sets.items()}
+    print(f"gate features: {', '.join(f'{k} {len(v)}' for k, v in feats.items())} ({time.time() - t0:.0f}s)", flush=True)
+    gate = fit_gate(feats["lab"], feats["not_lab"])
+    val = {"lab": pooled_features(model, [to224(np.asarray(cache.images[j])) for j in src["lab_val"]]),
+           "field": pooled_features(model, list(src["field_val"][0]) + list(src.get("field2_val", ([], None))[0]))}
+    share = {k: round(float((gate_of(v, gate) >= LAB_LIKE_CUT).mean()), 4) for k, v in val.items()}
+    add_lab_like(model, dst, gate)
+    card["file"].update(name=dst.name, **file_digest(dst))
+    card["parameters"] = int(card.get("parameters", 0)) + int(gate[0].size + 1)
+    card["outputs"][LAB_LIKE] = {"shape": ["N"], "description": LAB_LIKE_DESCRIPTION}
+    card["lab_like_gate"] = {
+        "method": "lab_like = sigmoid(gate . features + c), features = the network's pooled features of the photo; a "
+                  "logistic regression fitted on training photos (lab training photos against field training photos, "
+                  f"{FIELD_VIEWS} views of each and lab leaves made to look like field photos; labgate.attach_lab_like); "
+                  "probabilities, leaf and cam unchanged; thresholds chosen again on validation",
+        "gate_l2": GATE_L2, "training_photos": {k: len(v) for k, v in sets.items()},
+        "val_share_lab_like": share, "from": {"name": model.name, **before},
+    }
+    drop_cpu_figures(card, "when the output lab_like was added: they were the figures of the file without it")
+    card["notes"].append(f"output `{LAB_LIKE}` added by `add-lab-like` (lab_like_gate); the figures before it were those "
+                         f"of {model.name} sha256 {before['sha256'][:12]}")
+    write_card(card, card_path(dst))
+    return rethreshold(dst, sources=sources)

@@ -3,7 +3,11 @@
 Both get fixed splits by seed, written to `ml/splits/` and hashed in the model card:
 
 - field photos (`../shared/data/field-tomato-dev/<ClassFolder>/*.jpg`): per class, 40% validation (every
-  choice is made on it, and its figures are reported), the rest train;
+  choice is made on it, and its figures are reported); of the rest, a third (about 20% of the set) held out since
+  2026-11-28 (never trained on, never used for a choice), the rest train;
+- the second field source (`field-tomato-dev-2/<ClassFolder>/*.jpg`): per class 20% held out, 30% validation, 50% train;
+- other crops' field leaves (`other-crop-field/<PlantDoc class>/*.jpg`, all "not a tomato leaf"): per class 20% held
+  out, 15% validation, 65% train;
 - negatives (`../shared/data/negatives/<set>/<wnid>/*`): per class (wnid), 20% held out (never trained on,
   never used for a choice: reported only), 10% validation (choices), 70% train.
 """
@@ -19,10 +23,16 @@ from .data import REPO_ROOT, SPLITS_DIR, split_hash
 
 SHARED_DATA = Path(os.environ.get("DIAGRODL_SHARED_DATA", str(REPO_ROOT.parent / "shared" / "data")))
 FIELD_DIR = SHARED_DATA / "field-tomato-dev"
+FIELD2_DIR = SHARED_DATA / "field-tomato-dev-2"
+OTHER_CROP_DIR = SHARED_DATA / "other-crop-field"
 NEGATIVES_DIR = SHARED_DATA / "negatives"
 FIELD_SEED = 2027
+FIELD_HOLDOUT_SEED = 2033
+FIELD2_SEED = 2031
+OTHER_CROP_SEED = 2032
 NEGATIVES_SEED = 2028
 FIELD_VAL_FRACTION = 0.40
+FIELD_HOLDOUT_OF_TRAIN = 1 / 3  # of field-tomato-dev's non-validation part: about 20% of the set
 NEG_HOLDOUT_FRACTION = 0.20
 NEG_VAL_FRACTION = 0.10
 _IMAGE_EXT = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -60,16 +70,38 @@ def _split_groups(photos: list[Photo], seed: int, fractions: dict[str, float]) -
     return out
 
 
-def field_split(field_dir: Path = FIELD_DIR, seed: int = FIELD_SEED) -> dict[str, list[Photo]]:
-    """{'val': ..., 'train': ...} of the field photos (about 40% of each class for validation)."""
+def _class_folders(d: Path) -> list[Photo]:
     photos = []
     for folder, class_id in FOLDER_TO_CLASS.items():
-        d = field_dir / folder
-        if d.is_dir():
-            photos += [Photo(f"{folder}/{f}", CLASS_IDS.index(class_id), folder) for f in _images(d)]
+        if (d / folder).is_dir():
+            photos += [Photo(f"{folder}/{f}", CLASS_IDS.index(class_id), folder) for f in _images(d / folder)]
     if not photos:
-        raise FileNotFoundError(f"no field photos under {field_dir}")
-    return _split_groups(photos, seed, {"val": FIELD_VAL_FRACTION})
+        raise FileNotFoundError(f"no field photos under {d}")
+    return photos
+
+
+def field_split(field_dir: Path = FIELD_DIR, seed: int = FIELD_SEED) -> dict[str, list[Photo]]:
+    """{'val', 'holdout', 'train'} of field-tomato-dev: about 40% of each class for validation (the cut of every card
+    since 2026-11-23), then a third of the rest held out (seed FIELD_HOLDOUT_SEED)."""
+    first = _split_groups(_class_folders(field_dir), seed, {"val": FIELD_VAL_FRACTION})
+    rest = _split_groups(first["train"], FIELD_HOLDOUT_SEED, {"holdout": FIELD_HOLDOUT_OF_TRAIN})
+    return {"val": first["val"], "holdout": rest["holdout"], "train": rest["train"]}
+
+
+def field2_split(field_dir: Path = FIELD2_DIR, seed: int = FIELD2_SEED) -> dict[str, list[Photo]]:
+    """{'holdout': 20%, 'val': 30%, 'train': 50%} of each class of field-tomato-dev-2."""
+    return _split_groups(_class_folders(field_dir), seed, {"holdout": 0.20, "val": 0.30})
+
+
+def other_crop_split(crop_dir: Path = OTHER_CROP_DIR, seed: int = OTHER_CROP_SEED) -> dict[str, list[Photo]]:
+    """{'holdout': 20%, 'val': 15%, 'train': 65%} of each class (crop and condition) of other-crop-field."""
+    photos = []
+    for c in sorted(os.listdir(crop_dir)):
+        if (crop_dir / c).is_dir():
+            photos += [Photo(f"{c}/{f}", -1, c) for f in _images(crop_dir / c)]
+    if not photos:
+        raise FileNotFoundError(f"no photos under {crop_dir}")
+    return _split_groups(photos, seed, {"holdout": 0.20, "val": 0.15})
 
 
 def negatives_split(neg_dir: Path = NEGATIVES_DIR, seed: int = NEGATIVES_SEED) -> dict[str, list[Photo]]:
