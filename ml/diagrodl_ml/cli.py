@@ -7,16 +7,12 @@
     python3 -m diagrodl_ml.cli add-lab-gate --model M.onnx --out OUT.onnx   # labgate.py
     python3 -m diagrodl_ml.cli expose-lab-like --model M.onnx   # labgate.py: the gate as output `lab_like`
     python3 -m diagrodl_ml.cli recalibrate --model M.onnx       # quantize.recalibrate: calibration (and thresholds) again
-    python3 -m diagrodl_ml.cli try-leaf-crop --model M.onnx     # leafcrop.py: a crop centred on the leaf, on validation
-    python3 -m diagrodl_ml.cli try-lab-head --model M.onnx      # labhead.py: a lab head on both networks' features
     python3 -m diagrodl_ml.cli add-familiarity --model M.onnx --out O.onnx   # familiar.py: far from every training leaf
     python3 -m diagrodl_ml.cli pack --out ml/.pack             # training photos for a GPU machine (gputrain.py)
-    python3 -m diagrodl_ml.cli try-pack-formats --model M.onnx # packformats.py: what each pack format does to lab photos
     python3 -m diagrodl_ml.cli check-saturation --model M.onnx # quantize.py: int16 pair sums that saturate without VNNI
     python3 -m diagrodl_ml.cli narrow-weights --model M.onnx --out O.onnx   # quantize.py: dense int8 weights to -63..63
     python3 -m diagrodl_ml.cli train-gpu --pack ml/.pack --out DIR --arch resnet50 vgg16 --time-budget-min 7.5
     python3 -m diagrodl_ml.cli finish-gpu --arch resnet50 --weights DIR/resnet50.npz   # gpufinish.py
-    python3 -m diagrodl_ml.cli bench-views [--views N]         # viewbench.py: CPU time of each kind of training view
     python3 -m diagrodl_ml.cli tiny-reference --out DIR        # tests
     python3 -m diagrodl_ml.cli tiny-fixture                    # the server tests' tiny model
     python3 -m diagrodl_ml.cli int8-probe                      # the server tests' int8 pair probe
@@ -35,24 +31,21 @@ import torch
 from . import data as D
 from .card import data_section
 from .ensemble import attach, refit_calibration
-from .labgate import attach_gate, expose_gate
+from .labgate import attach_gate, attach_lab_like, expose_gate
 from .familiar import attach as attach_familiarity
-from .leafcrop import try_leaf_crop
 from .conditions import measure as measure_conditions
-from .labhead import try_lab_head
-from .packformats import try_pack_formats
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
 from .quantize import NO_SATURATION_MAX, WEIGHT_MAX, narrow_file, pair_saturation, quantize, validation_photos
 from .fieldtrain import record_cpu_figures, reevaluate, rethreshold, run
 from .finish import finish
 from .gpufinish import ensemble_card, finish_gpu
-from .gputrain import (IMAGENET_ARCH, LAB_FORMATS, PACK_IMAGENETTE, PACK_LAB_FORMAT, PACK_LAB_QUALITY, PACK_LAB_SIZE,
+from .gputrain import (IMAGENET_ARCH, RESNET_ARCH, LAB_FORMATS, PACK_IMAGENETTE, PACK_LAB_FORMAT, PACK_LAB_PER_CLASS,
+                       PACK_LAB_QUALITY, PACK_LAB_SIZE,
                        PACK_TINY, GpuConfig, pack, train_gpu)
 from .fixtures import tiny_reference, write_int8_pair_probe, write_tiny_fixture
 from .models import VIEW_COUNTS
 from .preprocess import preprocess_file
 from .train import TrainConfig, train
-from .viewbench import bench_views
 from .transfer import TransferConfig
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -164,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     _model_command(sub, "add-lab-gate", "add a gate on lab-like photos (more weight to the lab expert) to an export "
                    "that holds a lab expert; weights chosen on validation, calibration and thresholds again, and its "
                    "card", out=True)
+    _model_command(sub, "add-lab-like", "add the output `lab_like` (a gate on the network's pooled features: how much "
+                   "the photo looks like a lab photo) to an export without a lab expert, then choose its thresholds "
+                   "again (one of its own for field-like photos) and measure its card", out=True)
     _model_command(sub, "recalibrate", "fit an export's temperature and class biases again on validation (in a file "
                    "with a lab gate, biases scaled by the gate), choose its thresholds again and measure its card, "
                    "in place")
@@ -171,14 +167,6 @@ def main(argv: list[str] | None = None) -> int:
                    "existed, in place, and measure its card again")
     _model_command(sub, "add-familiarity", "cap the `leaf` output by the photo's similarity to the training leaves "
                    "(floor chosen on validation), measure the card again", out=True)
-    _model_command(sub, "try-leaf-crop", "try on validation a second look at a crop centred on the leaf (the graph's "
-                   "heatmap); prints top-1 per configuration, changes nothing")
-    _model_command(sub, "try-lab-head", "try on validation a lab head fitted on both networks' pooled features (lab "
-                   "training photos); prints top-1 per configuration, changes nothing")
-    ppf = sub.add_parser("try-pack-formats", help="lab validation photos taken through each candidate format of the "
-                                                  "GPU pack: bytes and the model's answers against the originals")
-    ppf.add_argument("--model", required=True, type=Path)
-    ppf.add_argument("--limit", type=int, default=None, help="the first N validation photos only")
     psat = sub.add_parser("check-saturation", help="on lab and field validation photos, the pairs of int8 products "
                                                    "that saturate an int16 on CPUs without VNNI (VPMADDUBSW)")
     psat.add_argument("--model", required=True, type=Path)
@@ -198,6 +186,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="Tiny ImageNet training negatives packed (runs 1-3: 5000)")
     pk.add_argument("--imagenette-negatives", type=int, default=PACK_IMAGENETTE,
                     help="Imagenette training negatives packed (runs 1-3: 1000)")
+    pk.add_argument("--lab-per-class", type=int, default=PACK_LAB_PER_CLASS,
+                    help="pack a fixed sample of at most this many lab training photos of each class (0: all)")
+    pk.add_argument("--no-resnet-start", action="store_true",
+                    help="leave the ResNet50 ImageNet start out (23.6 MB): for runs without --arch resnet50_imagenet")
     pk.add_argument("--no-imagenet-start", action="store_true",
                     help="leave the ImageNet weights out (4.1 MB): for a train-gpu --init run, which needs none")
     pg = sub.add_parser("train-gpu", help="train resnet50 / vgg16 from scratch on a CUDA machine on the same batches "
@@ -205,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     pg.add_argument("--pack", type=Path, default=REPO_ROOT / "ml" / ".pack")
     pg.add_argument("--out", type=Path, required=True)
     pg.add_argument("--arch", nargs="+", default=["resnet50", "vgg16"],
-                    help=f"resnet50, vgg16 (from scratch), {IMAGENET_ARCH} (every layer, from the pack's ImageNet weights)")
+                    help=f"resnet50, vgg16 (from scratch), {IMAGENET_ARCH}, {RESNET_ARCH} (every layer, from the pack's "
+                         "ImageNet weights)")
     pg.add_argument("--time-budget-min", type=float, default=0.0, help="> 0: the schedule follows this wall-clock budget")
     pg.add_argument("--epochs", type=int, default=12)
     pg.add_argument("--batch-size", type=int, default=128)
@@ -214,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     pg.add_argument("--synthetic", type=int, default=2000)
     pg.add_argument("--background", type=int, default=1000)
     pg.add_argument("--field-views", type=int, default=20)
+    pg.add_argument("--other-crop-views", type=int, default=4, help="views per other-crop photo and epoch")
     pg.add_argument("--lab-views", type=int, default=3, help="views per lab photo and epoch")
     pg.add_argument("--lab-plain", type=int, default=1, help="of which plain lab views (the rest field-like)")
     pg.add_argument("--init", nargs="*", default=[], metavar="ARCH=NPZ",
@@ -223,16 +217,13 @@ def main(argv: list[str] | None = None) -> int:
     pfg = sub.add_parser("finish-gpu", help="calibrate, export, evaluate and write the card of train-gpu weights "
                                             "(gpufinish.py, on this machine)")
     _common(pfg)
-    pfg.add_argument("--arch", required=True, choices=["resnet50", "vgg16", IMAGENET_ARCH])
+    pfg.add_argument("--arch", required=True, choices=["resnet50", "vgg16", IMAGENET_ARCH, RESNET_ARCH])
     pfg.add_argument("--weights", required=True, type=Path, help="<arch>.npz written by train-gpu (its history beside it)")
     pen = sub.add_parser("ensemble-card", help="the ensemble's thresholds chosen on validation and its test figures "
                                                "(models/ensemble.card.json)")
     _common(pen)
     pen.add_argument("--runs", type=Path, nargs="+", default=[REPO_ROOT / "ml" / "runs" / "gpu"],
                      help="folders where finish-gpu left each network's outputs (else they are computed from the files)")
-    pbv = sub.add_parser("bench-views", help="time each kind of training view on one core (viewbench.py)")
-    pbv.add_argument("--views", type=int, default=200, help="views timed per kind")
-    pbv.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
     pr = sub.add_parser("tiny-reference", help="tiny untrained export + PyTorch reference outputs (tests)")
     pr.add_argument("--out", type=Path, required=True)
     pr.add_argument("--arch", default="mobilenet")
@@ -260,6 +251,10 @@ def main(argv: list[str] | None = None) -> int:
         card = refit_calibration(args.model, args.cache_dir)
         print(json.dumps({k: card[k] for k in ("file", "calibration", "rejection")}, indent=1))
         return 0
+    if args.cmd == "add-lab-like":
+        card = attach_lab_like(args.model, args.out, args.cache_dir)
+        print(json.dumps({k: card[k] for k in ("lab_like_gate", "rejection")}, indent=1))
+        return 0
     if args.cmd == "expose-lab-like":
         card = expose_gate(args.model, args.cache_dir)
         print(json.dumps({"file": card["file"], "by_photo_kind": {k: v["by_photo_kind"] for k, v in
@@ -269,12 +264,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "add-familiarity":
         card = attach_familiarity(args.model, args.out, args.cache_dir)
         print(json.dumps({k: card[k] for k in ("familiarity", "rejection")}, indent=1))
-        return 0
-    if args.cmd == "try-leaf-crop":
-        try_leaf_crop(args.model, args.cache_dir)
-        return 0
-    if args.cmd == "try-lab-head":
-        try_lab_head(args.model, args.cache_dir)
         return 0
     if args.cmd == "check-saturation":
         for name, batch in validation_photos(args.photos).items():
@@ -290,27 +279,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "narrow-weights":
         print(json.dumps(narrow_file(args.model, args.out), indent=1))
         return 0
-    if args.cmd == "try-pack-formats":
-        for row in try_pack_formats(args.model, limit=args.limit):
-            print(json.dumps(row))
-        return 0
     if args.cmd == "pack":
         print(json.dumps(pack(args.out, args.lab_quality, lab_size=args.lab_size, lab_format=args.lab_format,
                               tiny_negatives=args.tiny_negatives,
                               imagenette_negatives=args.imagenette_negatives,
-                              imagenet_start=not args.no_imagenet_start), indent=1))
+                              imagenet_start=not args.no_imagenet_start, lab_per_class=args.lab_per_class,
+                              resnet_start=not args.no_resnet_start), indent=1))
         return 0
     if args.cmd == "train-gpu":
         cfg = GpuConfig(archs=args.arch, time_budget_min=args.time_budget_min, epochs=args.epochs,
                         batch_size=args.batch_size, workers=args.workers, max_side=args.max_side,
                         synthetic=args.synthetic, background=args.background, field_views=args.field_views,
+                        other_crop_views=args.other_crop_views,
                         lab_views=args.lab_views, lab_plain=args.lab_plain, init=_init_weights(args.init))
         if args.lr is not None:
             cfg.lr = {a: args.lr for a in args.arch}
         train_gpu(args.pack, args.out, cfg)
-        return 0
-    if args.cmd == "bench-views":
-        bench_views(args.views, cache_dir=args.cache_dir)
         return 0
     if args.cmd == "photo-conditions":
         figures = measure_conditions(args.model, read_card(args.model), args.cache_dir)

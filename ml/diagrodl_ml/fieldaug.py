@@ -37,7 +37,7 @@ def random_crop(img: np.ndarray, rng: np.random.Generator, size: int, scale: tup
 def _leaf_rgba(rgb: np.ndarray, mask: np.ndarray, rng: np.random.Generator, longest: int | None = None) -> Image.Image:
     """The segmented leaf as RGBA, cut to its bounding box, with a feathered edge. With `longest`, a larger leaf is
     first scaled down so its longer side is `longest` px: the pasted leaf is never larger than that, and warping
-    fewer pixels is what makes field-like views cheap (bench/training-views)."""
+    fewer pixels is what makes field-like views cheap (ml/LOG.md, 2026-11-26)."""
     on = mask > 127
     rows, cols = np.flatnonzero(on.any(1)), np.flatnonzero(on.any(0))
     if len(rows) == 0:

@@ -9,7 +9,7 @@ package and calibrates with onnxruntime-node (`evaluate.ort_outputs`):
   which adds each pair of products into a saturating int16: 2 x 255 x 127 = 64,770 does not fit, so the
   same file computes other values there (`pair_saturation` counts the pairs). Dense weights within
   -NO_SATURATION_MAX..NO_SATURATION_MAX (2 x 255 x 63 = 32,130) cannot saturate (`--weight-max 63`;
-  `narrow_weights` for a file quantized before), at the cost of one bit of those weights (ml/README);
+  `narrow_weights` for a file quantized before), at the cost of one bit of those weights (ml/LOG.md);
 - every activation between them (the scaled input, each ReLU6 output, each projection output, each
   residual sum) gets a QuantizeLinear -> DequantizeLinear pair, uint8 asymmetric per tensor, its range
   the mean over calibration batches of each batch's minimum and maximum;

@@ -47,15 +47,15 @@ NOT_LEAF = NUM_CLASSES  # index of the 11th output
 
 @dataclass
 class TransferConfig:
-    cut: int = 7  # features[1:cut+1] of MobileNetV2 (after the input scaling at index 0: the stem and blocks 1-6) are frozen and cached; 10 until 2026-11-25 (ml/README.md)
+    cut: int = 7  # features[1:cut+1] of MobileNetV2 (after the input scaling at index 0: the stem and blocks 1-6) are frozen and cached; 10 until 2026-11-25 (ml/LOG.md)
     lab_views: int = 3  # per lab training image: 1 plain lab view + (lab_views - 1) field-like views
     field_views: int = 20  # per field training photo
     synthetic: int = 2000  # procedural non-leaf images
     background: int = 1000  # background-only crops of lab photos
-    epochs: int = 8  # 5 with one view set until 2026-11-25 (sixth session; ml/README.md)
+    epochs: int = 8  # 5 with one view set until 2026-11-25 (sixth session; ml/LOG.md)
     view_sets: int = 4  # training view sets drawn (each by its own seed); epoch e trains on set e mod view_sets; 1 until 2026-11-25
     batch_size: int = 64
-    lr: float = 3e-4  # 1e-3 was used with cut 14; with blocks 10-17 trained it lost on validation (ml/README.md)
+    lr: float = 3e-4  # 1e-3 was used with cut 14; with blocks 10-17 trained it lost on validation (ml/LOG.md)
     weight_decay: float = 1e-4
     field_weight: float = 2.0  # loss weight of a field view (lab views weigh 1)
     not_leaf_weight: float = 1.0
