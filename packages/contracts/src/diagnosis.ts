@@ -42,14 +42,15 @@ export interface LoadedModel {
   label: string;
   testAccuracy: number | null;
   /**
-   * Beyond the spec: top-1 on the real field photos of the card's field validation part
-   * (out_of_distribution.evaluation.field_val); null when the card has no such figure.
+   * Beyond the spec: top-1 on the card's real field photos (reliability.ts fieldTop1Of: the
+   * held-out field photos when the card has them, else both field sources' validation part, else
+   * out_of_distribution.evaluation.field_val); null when the card has no such figure.
    */
   fieldAccuracy: number | null;
   /**
    * Beyond the spec: how often the model is right, set by set, as its card measured it (lab test
    * split, its new leaves, field photos, lab leaves made field-like, photos that are not tomato
-   * leaves; reliability.ts). Empty when the model has no card.
+   * leaves, other crops' leaves; reliability.ts). Empty when the model has no card.
    */
   reliability: ReliabilityRow[];
 }
@@ -156,10 +157,14 @@ export const NOT_LEAF = {
   en: 'This does not look like a tomato leaf',
 } as const;
 
-/** Always shown with NOT_LEAF: how to take a photo the model can diagnose. */
+/**
+ * Always shown with NOT_LEAF: that the tool diagnoses tomato leaves only (a leaf of another crop,
+ * or a photo that is not a leaf, gets NOT_LEAF), and how to take a photo the model can diagnose.
+ * Right for an everyday photo (a cat, a car) as for a pepper or grape leaf.
+ */
 export const NOT_LEAF_HINT = {
-  es: 'Fotografíe una sola hoja de una planta de tomate, de cerca y que ocupe la mayor parte de la foto.',
-  en: 'Photograph a single leaf of a tomato plant, close up, filling most of the frame.',
+  es: 'Esta herramienta solo diagnostica hojas de tomate: no puede diagnosticar la hoja de otro cultivo ni una foto que no sea de una hoja. Fotografíe una sola hoja de una planta de tomate, de cerca y que ocupe la mayor parte de la foto.',
+  en: 'This tool diagnoses tomato leaves only: it cannot diagnose a leaf of another crop or a photo that is not of a leaf. Photograph a single leaf of a tomato plant, close up, filling most of the frame.',
 } as const;
 
 /** Under the three most likely classes of a row that is not a diagnosis (results card and PDF report). */
@@ -332,6 +337,6 @@ export function isFieldPhoto(accepted: boolean, labLike: number | null | undefin
 
 /** Shown with every diagnosis of a field-like photo (field_photo true). */
 export const FIELD_PHOTO_CAUTION = {
-  es: 'Foto de campo: el modelo aprendió con fotos de laboratorio y en fotos como esta acierta con menos frecuencia. Compare con las otras posibilidades y con la ficha de la enfermedad antes de tratar.',
-  en: 'Field photo: the model learned from lab photos and is right less often on photos like this one. Compare with the other possibilities and the disease page before treating.',
+  es: 'Foto de campo: el modelo aprendió sobre todo con fotos de laboratorio y en fotos como esta acierta con menos frecuencia. Compare con las otras posibilidades y con la ficha de la enfermedad antes de tratar.',
+  en: 'Field photo: the model learned mostly from lab photos and is right less often on photos like this one. Compare with the other possibilities and the disease page before treating.',
 } as const;

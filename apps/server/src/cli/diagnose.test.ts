@@ -4,11 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_LEAF } from '@diagrodl/contracts';
+import { NOT_LEAF, NOT_LEAF_HINT } from '@diagrodl/contracts';
 import { CLASS_IDS } from '@diagrodl/contracts/classes';
 import { repoRoot } from '../config.ts';
+import { NOT_RECOGNISED_ADVICE } from '../modules/diagnosis/report/advice.ts';
 import { leafPhoto, runDiagnoseCli } from '../testing/diagnosis.ts';
 import { makeModelsDir } from '../testing/tiny-model.ts';
+import { adviceOf } from './diagnose.ts';
 
 const TSX = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(repoRoot, 'apps', 'server', 'src', 'cli', 'diagnose.ts');
@@ -63,6 +65,7 @@ describe('diagnose CLI', { timeout: 180_000 }, () => {
     for (const x of out) {
       expect(Object.keys(x).sort()).toEqual([
         'accepted',
+        'advice',
         'field_photo',
         'file',
         'lab_like',
@@ -74,6 +77,7 @@ describe('diagnose CLI', { timeout: 180_000 }, () => {
       ]);
       expect(x.accepted).toBe(true);
       expect(x.reason).toBeNull();
+      expect(x.advice).toBeNull(); // a diagnosis: its advice is the disease page
       expect(x.leaf_probability).toBeNull(); // the tiny model has no leaf output
       expect(x.lab_like).toBeNull(); // nor a lab_like output: no field-photo caution
       expect(x.field_photo).toBe(false);
@@ -113,15 +117,35 @@ describe('diagnose CLI', { timeout: 180_000 }, () => {
   it("reports 'not_leaf' (JSON, text and --eval) for a model whose leaf output refuses the photo", () => {
     const json = runWith(notLeafModels, '--json', path.join(work, 'photos', 'a.jpg'));
     expect(json.status, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)[0]).toMatchObject({
+    const [entry] = JSON.parse(json.stdout);
+    expect(entry).toMatchObject({
       accepted: false,
       reason: 'not_leaf',
       leaf_probability: 0,
+      field_photo: false,
     });
+    // the advice of the results screen and the report: this tool diagnoses tomato leaves only
+    expect(entry.advice).toEqual({ es: NOT_LEAF_HINT.es, en: NOT_LEAF_HINT.en });
+    expect(entry.advice.es).toContain('solo diagnostica hojas de tomate');
+    expect(entry.advice.en).toContain('diagnoses tomato leaves only');
     const text = runWith(notLeafModels, path.join(work, 'photos', 'a.jpg'));
     expect(text.stdout).toContain(`\t${NOT_LEAF.es}\t`);
+    // the hint is the line's last column, as the field-photo caution is for a diagnosis
+    expect(text.stdout.trimEnd().split('\t').at(-1)).toBe(NOT_LEAF_HINT.es);
     const e = JSON.parse(runWith(notLeafModels, '--eval', path.join(work, 'pv')).stdout);
     expect(e).toMatchObject({ not_accepted_share: 1, not_leaf_share: 1, low_confidence_share: 0 });
+  });
+
+  it('gives each refusal its own advice; only the not-leaf one speaks of tomato leaves only', () => {
+    expect(adviceOf('not_leaf')).toEqual({ es: NOT_LEAF_HINT.es, en: NOT_LEAF_HINT.en });
+    const unsure = adviceOf('low_confidence');
+    expect(unsure).toEqual({
+      es: NOT_RECOGNISED_ADVICE.es.join(' '),
+      en: NOT_RECOGNISED_ADVICE.en.join(' '),
+    });
+    expect(unsure!.es).not.toMatch(/otro cultivo|solo diagnostica/);
+    expect(unsure!.en).not.toMatch(/another crop|leaves only/);
+    expect(adviceOf(null)).toBeNull();
   });
 
   it('takes 600 long file arguments through npm run, streams --jsonl with progress, and error entries', async () => {

@@ -6,7 +6,9 @@
  * Runs the server's inference path (same model worker, card checks, preprocessing and
  * threshold) on image files, streaming one result per photo as it is identified: `--jsonl`
  * one JSON line per photo, `--json` one JSON array, otherwise tab-separated text (a diagnosis of
- * a field-like photo, `field_photo` in JSON, has the field-photo caution as a last column). A file that
+ * a field-like photo, `field_photo` in JSON, has the field-photo caution as a last column; a photo
+ * that is not a diagnosis has there the advice that the results screen and the report give it,
+ * `advice` in JSON: for 'not_leaf', that the tool diagnoses tomato leaves only). A file that
  * cannot be read or decoded gets an entry with `error` (and exit code 1), never a crash.
  * Progress goes to stderr on long runs. `--files-from` reads more paths, one per line or
  * NUL-separated (`find … -print0`), from a file or stdin (`-`). `--eval DIR` takes one
@@ -38,10 +40,12 @@ import {
   FIELD_PHOTO_CAUTION,
   LAB_LIKE_CUT,
   NOT_LEAF,
+  NOT_LEAF_HINT,
   NOT_RECOGNISED,
   isFieldPhoto,
 } from '@diagrodl/contracts';
 import type { Classification, Classifier } from '../inference/classifier.ts';
+import { NOT_RECOGNISED_ADVICE } from '../modules/diagnosis/report/advice.ts';
 import { ModelWorker } from '../worker/model-worker.ts';
 import { loadConfig } from '../config.ts';
 
@@ -197,6 +201,19 @@ function progressReporter(total: number): (done: number) => void {
   };
 }
 
+/**
+ * The advice a photo that is not a diagnosis gets, in both languages, as the results screen and
+ * the PDF report give it: for 'not_leaf' NOT_LEAF_HINT (the tool diagnoses tomato leaves only;
+ * photograph a tomato leaf), for 'low_confidence' the report's advice; null for a diagnosis.
+ */
+export function adviceOf(reason: Classification['reason']): { es: string; en: string } | null {
+  if (reason === 'not_leaf') return { es: NOT_LEAF_HINT.es, en: NOT_LEAF_HINT.en };
+  if (reason === 'low_confidence') {
+    return { es: NOT_RECOGNISED_ADVICE.es.join(' '), en: NOT_RECOGNISED_ADVICE.en.join(' ') };
+  }
+  return null;
+}
+
 /** One entry of --json / --jsonl output. */
 function jsonEntry(r: FileResult): Record<string, unknown> {
   if (!r.result) return { file: r.file, error: r.error ?? 'cannot be read as an image' };
@@ -210,6 +227,7 @@ function jsonEntry(r: FileResult): Record<string, unknown> {
     leaf_probability: r.result.leafProbability,
     lab_like: r.result.labLike,
     field_photo: isFieldPhoto(r.result.accepted, r.result.labLike),
+    advice: adviceOf(r.result.reason),
   };
 }
 
@@ -222,10 +240,14 @@ function textLine(r: FileResult): string {
         ? NOT_RECOGNISED.es
         : className(r.result.label, 'es');
   const top = r.result.top3.map((t) => `${t.label} ${t.probability.toFixed(4)}`).join(', ');
-  const caution = isFieldPhoto(r.result.accepted, r.result.labLike)
+  // last column: the caution of a field-like diagnosis, or the advice of a photo that is not one
+  const advice = adviceOf(r.result.reason);
+  const note = isFieldPhoto(r.result.accepted, r.result.labLike)
     ? `\t${FIELD_PHOTO_CAUTION.es}`
-    : '';
-  return `${r.file}\t${name}\t${r.result.probability.toFixed(4)}\t(${top})${caution}\n`;
+    : advice
+      ? `\t${advice.es}`
+      : '';
+  return `${r.file}\t${name}\t${r.result.probability.toFixed(4)}\t(${top})${note}\n`;
 }
 
 function folderClass(name: string): ClassId | undefined {

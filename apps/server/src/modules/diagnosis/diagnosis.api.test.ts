@@ -694,10 +694,14 @@ describeEachDatabase(
       const [hEs] = await json(await es.browser.get(P.history));
       expect(hEs).toMatchObject({ reason: 'not_leaf', leaf_probability: 0, predict: NOT_LEAF.es });
 
-      // the report: the not-leaf label and the photo hint instead of disease advice
+      // the report: the not-leaf label and its hint (this tool diagnoses tomato leaves only, so
+      // a leaf of another crop cannot be diagnosed; photograph a tomato leaf) instead of advice
       const text = await reportText(es.browser);
       expect(text).toContain(NOT_LEAF.es);
       expect(text).toContain(NOT_LEAF_HINT.es);
+      const textEn = await reportText(en.browser);
+      expect(textEn).toContain(NOT_LEAF.en);
+      expect(textEn).toContain(NOT_LEAF_HINT.en);
     });
   },
   { MODELS_DIR: NOT_LEAF_MODELS_DIR },

@@ -1,5 +1,6 @@
 // The shipped model on a photo that is not a tomato leaf (a cat, testing/fixtures/not-leaf/gato.jpg,
-// from the MobileNetV2 sample images): the row is 'not_leaf'. This needs a model
+// from the MobileNetV2 sample images) and on the leaves of another crop (a pepper plant with leaf
+// spot, testing/fixtures/other-crop/pimiento.jpg): each row is 'not_leaf'. This needs a model
 // whose card has a rejection.leaf_threshold (and so a graph with a `leaf` output), as the shipped
 // one has; the test fails otherwise. Models come from MODELS_DIR when set, else models/.
 import fs from 'node:fs';
@@ -22,7 +23,23 @@ import {
   startShippedModelServer,
   uploadForm,
 } from '../../testing/diagnosis.ts';
-import { NOT_LEAF_JPEG, notLeafJpeg } from '../../testing/photos.ts';
+import {
+  NOT_LEAF_JPEG,
+  OTHER_CROP_JPEG,
+  notLeafJpeg,
+  otherCropJpeg,
+} from '../../testing/photos.ts';
+
+const PHOTOS = [
+  { what: 'the cat', file: 'gato.jpg', path: NOT_LEAF_JPEG, bytes: notLeafJpeg, user: 'Gato00001' },
+  {
+    what: "another crop's leaves (a pepper plant)",
+    file: 'pimiento.jpg',
+    path: OTHER_CROP_JPEG,
+    bytes: otherCropJpeg,
+    user: 'Pimiento01',
+  },
+] as const;
 
 describe("a photo that is not a tomato leaf, on the shipped model: 'No parece una hoja de tomate'", () => {
   let server: TestServer;
@@ -36,10 +53,10 @@ describe("a photo that is not a tomato leaf, on the shipped model: 'No parece un
     await server?.app.close();
   });
 
-  it(
-    'identifies the cat as not_leaf, with the not-leaf message, in the rows and the history',
+  it.each(PHOTOS)(
+    'identifies $what as not_leaf, with the not-leaf message, in the rows, the history, the PDF and the CLI',
     { timeout: 120_000 },
-    async () => {
+    async (photo) => {
       expect(
         mobilenet,
         `no MobileNet loaded from ${server.config.modelsDir} (see /api/health)`,
@@ -48,19 +65,19 @@ describe("a photo that is not a tomato leaf, on the shipped model: 'No parece un
         mobilenet!.leafThreshold,
         "the shipped MobileNet has a learned 'not a tomato leaf' rule (rejection.leaf_threshold)",
       ).toBeDefined();
-      expect(fs.existsSync(NOT_LEAF_JPEG), NOT_LEAF_JPEG).toBe(true);
-      const { browser } = await loggedIn(server.app, server.baseUrl, 'Gato00001');
+      expect(fs.existsSync(photo.path), photo.path).toBe(true);
+      const { browser } = await loggedIn(server.app, server.baseUrl, photo.user);
       expect(
         (await browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') })).status,
       ).toBe(200);
-      const up = await browser.post(P.posts, { body: uploadForm(await notLeafJpeg(), 'gato.jpg') });
+      const up = await browser.post(P.posts, { body: uploadForm(await photo.bytes(), photo.file) });
       expect(up.status).toBe(200);
       const pred = await browser.post(`${P.predict}?wait=1`, { body: predictForm() });
       expect(pred.status).toBe(200);
 
       const [row] = await json(await browser.get(P.posts));
       expect(row).toMatchObject({
-        name_img: 'gato.jpg',
+        name_img: photo.file,
         accepted: false,
         reason: 'not_leaf',
         predict: NOT_LEAF.es,
@@ -77,13 +94,13 @@ describe("a photo that is not a tomato leaf, on the shipped model: 'No parece un
       // the diagnose CLI on the same photo: accepted false, reason not_leaf
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-notleaf-'));
       try {
-        fs.writeFileSync(path.join(dir, 'gato.jpg'), await notLeafJpeg());
+        fs.writeFileSync(path.join(dir, photo.file), await photo.bytes());
         const cli = runDiagnoseCli(
           server.config.modelsDir,
           '--model',
           'mobilenet',
           '--json',
-          path.join(dir, 'gato.jpg'),
+          path.join(dir, photo.file),
         );
         expect(cli.status, cli.stderr).toBe(0);
         expect(JSON.parse(cli.stdout)[0]).toMatchObject({ accepted: false, reason: 'not_leaf' });

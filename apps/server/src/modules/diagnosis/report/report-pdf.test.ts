@@ -145,6 +145,13 @@ describe('diagnosis report PDF', () => {
     expect(notLeafBlock).toMatch(/No parece una hoja de\s+tomate/);
     expect(notLeafBlock).toContain(NOT_LEAF_HINT.es.slice(0, 30));
     expect(notLeafBlock).not.toContain(NOT_RECOGNISED_ADVICE.es[0].slice(0, 30));
+    // the whole hint, read in drawing order: this tool diagnoses tomato leaves only (a leaf of
+    // another crop gets it too), then how to photograph a tomato leaf
+    const flowEs = execFileSync('pdftotext', [file, '-']).toString().replace(/\s+/g, ' ');
+    expect(flowEs).toContain(NOT_LEAF_HINT.es);
+    expect(flowEs).toContain('Esta herramienta solo diagnostica hojas de tomate');
+    // only the not-leaf block says so: the low-confidence advice claims nothing about other crops
+    expect(flowEs.split('solo diagnostica hojas de tomate')).toHaveLength(2);
     expect(notLeafBlock).not.toContain('Más información');
     // the three classes of a refused photo are marked as no diagnosis; those of a diagnosis are not
     const flat = (s: string) => s.replace(/\s+/g, ' ');
@@ -211,6 +218,7 @@ describe('diagnosis report PDF', () => {
     // the hint's column runs below the photo's caption, so it is read in drawing order, not by layout
     const flow = execFileSync('pdftotext', [file, '-']).toString().replace(/\s+/g, ' ');
     expect(flow).toContain(NOT_LEAF_HINT.en);
+    expect(flow).toContain('This tool diagnoses tomato leaves only');
     expect(flow).toContain(TOP3_REFERENCE_ONLY.en);
     expect(text).toMatch(/This does not look like a tomato leaf\s+1/);
   });

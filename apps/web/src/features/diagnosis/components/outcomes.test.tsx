@@ -16,6 +16,8 @@ import {
 } from '@diagrodl/contracts';
 import i18n from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
+import { deviceRow } from '../device/rows.ts';
+import type { DevicePhoto } from '../device/store.ts';
 import { DiagnosisCard } from './DiagnosisCard.tsx';
 import HistoryPage from './HistoryPage.tsx';
 import ResultsPage from './ResultsPage.tsx';
@@ -147,6 +149,70 @@ describe('the three outcomes of a photo', () => {
     await i18n.changeLanguage('en');
     renderIn(<DiagnosisCard row={FIELD} />);
     expect(screen.getByTestId('row-caution')).toHaveTextContent(FIELD_PHOTO_CAUTION.en);
+  });
+
+  it('a not-leaf row (a leaf of another crop, or a cat) says the tool diagnoses tomato leaves only, on the results screen', async () => {
+    // the results screen as the server sends it: a pepper leaf refused as not a tomato leaf
+    const pepper = { ...NOT_A_LEAF, name_img: 'hoja_de_pimiento.jpg' };
+    await showResults([DIAGNOSIS, pepper, UNSURE]);
+    const rows = await screen.findAllByTestId('diagnosis-row');
+    const leaf = rows.find((r) => r.getAttribute('data-reason') === 'not_leaf')!;
+    const unsure = rows.find((r) => r.getAttribute('data-reason') === 'low_confidence')!;
+    expect(within(leaf).getByTestId('row-label')).toHaveTextContent(NOT_LEAF.es);
+    const hint = within(leaf).getByTestId('row-hint');
+    expect(hint).toHaveTextContent(NOT_LEAF_HINT.es);
+    expect(hint).toHaveTextContent(
+      'Esta herramienta solo diagnostica hojas de tomate: no puede diagnosticar la hoja de otro cultivo ni una foto que no sea de una hoja.',
+    );
+    expect(hint).toHaveTextContent('Fotografíe una sola hoja de una planta de tomate');
+    // the low-confidence help claims nothing about other crops
+    expect(within(unsure).getByTestId('row-hint')).not.toHaveTextContent(
+      /otro cultivo|solo diagnostica/,
+    );
+
+    await act(() => i18n.changeLanguage('en'));
+    expect(hint).toHaveTextContent(NOT_LEAF_HINT.en);
+    expect(hint).toHaveTextContent(
+      'This tool diagnoses tomato leaves only: it cannot diagnose a leaf of another crop or a photo that is not of a leaf.',
+    );
+    expect(within(unsure).getByTestId('row-hint')).not.toHaveTextContent(
+      /another crop|leaves only/,
+    );
+  });
+
+  it('a not-leaf result made on the device shows the same advice, in both languages', async () => {
+    const photo: DevicePhoto = {
+      id: '6f0c2a52-3c9e-4d0b-9a57-1f1d3f1b2c3d',
+      owner: 'ana',
+      name: 'hoja_de_vid.jpg',
+      type: 'image/jpeg',
+      size: 1000,
+      photo: new Blob([]),
+      addedAt: '2026-11-20T10:00:00.000Z',
+      status: 'done',
+      inWorkingSet: true,
+      sync: 'unsent',
+      result: {
+        label: 'healthy',
+        probability: 0.4,
+        accepted: false,
+        reason: 'not_leaf',
+        leaf_probability: 0.01,
+        lab_like: null,
+        top3: [{ label: 'healthy', probability: 0.4 }],
+        model: 'mobilenet',
+        diagnosed_at: '2026-11-20T10:00:00.000Z',
+      },
+    };
+    for (const lang of ['es', 'en'] as const) {
+      await i18n.changeLanguage(lang);
+      const { unmount } = renderIn(
+        <DiagnosisCard row={deviceRow(photo, 0, { photo: '/p.jpg', heatmap: '/h.jpg' }, lang)!} />,
+      );
+      expect(screen.getByTestId('row-label')).toHaveTextContent(NOT_LEAF[lang]);
+      expect(screen.getByTestId('row-hint')).toHaveTextContent(NOT_LEAF_HINT[lang]);
+      unmount();
+    }
   });
 
   it('follows the language toggle (English)', async () => {
