@@ -75,7 +75,40 @@ describe('parseEnsembleCard', () => {
     expect(c.metrics.without_near_twins).toEqual(alone);
   });
 
+  it("accepts the optional field evaluation, keyed and shaped as a model card's evaluation", () => {
+    const fieldEvaluation = {
+      field_val_all: { n: 181, top1: 0.61, top1_ci95: [0.54, 0.68], accepted_share: 0.4 },
+      other_crop_holdout: {
+        n: 120,
+        accepted_share: 0.05,
+        not_leaf_share: 0.8,
+        refused_share: 0.95,
+      },
+    };
+    expect(parseEnsembleCard(card()).field_evaluation).toBeUndefined();
+    const c = parseEnsembleCard({ ...card(), field_evaluation: fieldEvaluation });
+    expect(c.field_evaluation).toEqual(fieldEvaluation);
+  });
+
   it.each([
+    [
+      'a field evaluation set without its count',
+      'field_evaluation',
+      { field_holdout: { top1: 0.5 } },
+      /at field_evaluation\.field_holdout\.n:/,
+    ],
+    [
+      'a field evaluation interval upside down',
+      'field_evaluation',
+      { field_holdout: { n: 105, top1: 0.5, top1_ci95: [0.6, 0.4] } },
+      /at field_evaluation\.field_holdout\.top1_ci95:/,
+    ],
+    [
+      'a not-leaf share above 1',
+      'field_evaluation',
+      { other_crop_holdout: { n: 10, not_leaf_share: 1.5 } },
+      /at field_evaluation\.other_crop_holdout\.not_leaf_share:/,
+    ],
     [
       'a missing field',
       'metrics.accuracy',

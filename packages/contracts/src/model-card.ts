@@ -83,7 +83,10 @@ export const evaluationSetSchema = z.looseObject({
   accuracy_accepted_ci95: interval.optional(),
   refused_share: rate.optional(),
   refused_ci95: interval.optional(),
+  /** Share of every photo of the set refused as "not a tomato leaf" (a part of the refused ones). */
+  not_leaf_share: rate.optional(),
 });
+export type EvaluationSet = z.infer<typeof evaluationSetSchema>;
 
 export const modelCardSchema = z.object({
   schema_version: z.literal(1),
@@ -202,7 +205,13 @@ export const modelCardSchema = z.object({
   out_of_distribution: z.object({
     note: z.string(),
     sets: z.record(z.string(), oodSetSchema).optional(),
-    /** Every evaluation set measured on the exported file (field_val: the real field photos). */
+    /**
+     * Every evaluation set measured on the exported file. field_val: the validation part of the first
+     * field-photo source (field-tomato-dev); since 2026-11-28 also field2_val (the second source's),
+     * field_val_all (both sources' validation parts), field_holdout (both sources' held-out parts,
+     * never trained on nor used for a choice; field_holdout_1 / _2 per source), other_crop_val and
+     * other_crop_holdout (field photos of other crops' leaves, which should be refused).
+     */
     evaluation: z.record(z.string(), evaluationSetSchema).optional(),
   }),
   goals: z.object({
@@ -270,6 +279,12 @@ export const ensembleCardSchema = z.object({
     ece: rate,
     evaluated_with: z.string(),
   }),
+  /**
+   * Optional (cards written since 2026-11-28): the ensemble's figures on the field and other-crop
+   * sets, keyed and shaped as a model card's `out_of_distribution.evaluation` (field_val_all,
+   * field_holdout, other_crop_holdout, ...).
+   */
+  field_evaluation: z.record(z.string(), evaluationSetSchema).optional(),
   notes: z.array(z.string()),
 });
 

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ModelCard, parseEnsembleCard, parseModelCard } from './model-card.ts';
-import { ensembleReliabilityOf, reliabilityOf } from './reliability.ts';
+import {
+  RELIABILITY_SETS,
+  ensembleReliabilityOf,
+  fieldRowOf,
+  fieldTop1Of,
+  reliabilityOf,
+} from './reliability.ts';
 
 const MODELS = path.resolve(import.meta.dirname, '../../../models');
 const read = (name: string): unknown =>
@@ -130,5 +136,145 @@ describe('reliabilityOf (older and partial cards)', () => {
     expect(() => parseModelCard(c)).toThrow(
       /^invalid model card at out_of_distribution\.evaluation\.field_val\.top1_ci95:/,
     );
+  });
+});
+
+/** The sets cards written since 2026-11-28 may add, as ml/diagrodl_ml/transfer.py set_report writes them. */
+const labelled = (n: number, top1: number, given: number, right: number) => ({
+  n,
+  accepted_share: given,
+  not_leaf_share: 0.05,
+  refused_share: Math.round((1 - given) * 1e4) / 1e4,
+  top1,
+  top1_ci95: [top1 - 0.07, top1 + 0.07],
+  top3: 0.85,
+  top3_ci95: [0.78, 0.9],
+  accuracy_accepted: right,
+  accuracy_accepted_ci95: [right - 0.08, right + 0.06],
+  right_and_accepted: 0.3,
+  per_class: { late_blight: { n: 20, top1: 0.7, accepted: 0.5 } },
+});
+const unlabelled = (n: number, refused: number, notLeaf: number) => ({
+  n,
+  accepted_share: Math.round((1 - refused) * 1e4) / 1e4,
+  not_leaf_share: notLeaf,
+  refused_share: refused,
+  refused_ci95: [refused - 0.04, Math.min(1, refused + 0.02)],
+});
+const NEW_SETS = {
+  field2_val: labelled(90, 0.5, 0.45, 0.7),
+  field_val_all: labelled(181, 0.55, 0.4, 0.75),
+  field_holdout: labelled(105, 0.52, 0.38, 0.72),
+  field_holdout_1: labelled(52, 0.54, 0.4, 0.74),
+  field_holdout_2: labelled(53, 0.5, 0.36, 0.7),
+  other_crop_val: unlabelled(140, 0.93, 0.81),
+  other_crop_holdout: unlabelled(150, 0.94, 0.83),
+};
+
+describe('reliabilityOf (cards with both field sources and the other crops)', () => {
+  const shipped = () => structuredClone(read('mobilenet')) as ModelCard;
+  const withNewSets = () => {
+    const c = shipped();
+    Object.assign(c.out_of_distribution.evaluation!, structuredClone(NEW_SETS));
+    return parseModelCard(c);
+  };
+
+  it("adds rows for both sources' validation, the held-out field photos and the other crops", () => {
+    const card = withNewSets();
+    const rows = reliabilityOf(card);
+    expect(rows.map((r) => r.set)).toEqual(RELIABILITY_SETS);
+    const bySet = new Map(rows.map((r) => [r.set, r]));
+    // the first source's validation part keeps its row, as before
+    expect(bySet.get('field_val')).toEqual(reliabilityOf(parseModelCard(shipped()))[2]);
+    for (const set of ['field_val_all', 'field_holdout'] as const) {
+      const e = NEW_SETS[set];
+      expect(bySet.get(set)).toEqual({
+        set,
+        n: e.n,
+        top1: e.top1,
+        top1Ci95: e.top1_ci95,
+        acceptedShare: e.accepted_share,
+        accuracyAccepted: e.accuracy_accepted,
+        accuracyAcceptedCi95: e.accuracy_accepted_ci95,
+      });
+    }
+    expect(bySet.get('other_crop_holdout')).toEqual({
+      set: 'other_crop_holdout',
+      n: 150,
+      refusedShare: 0.94,
+      refusedCi95: NEW_SETS.other_crop_holdout.refused_ci95,
+      notLeafShare: 0.83,
+    });
+    // the everyday photos' row stays as it was: no not-leaf share there
+    expect(bySet.get('negatives_holdout')).not.toHaveProperty('notLeafShare');
+  });
+
+  it('gives exactly the rows it gave before to a card without the new sets', () => {
+    const before = reliabilityOf(parseModelCard(shipped()));
+    expect(before.map((r) => r.set)).toEqual([
+      'lab_test',
+      'lab_new_leaves',
+      'field_val',
+      'stress',
+      'negatives_holdout',
+    ]);
+    expect(before.some((r) => 'notLeafShare' in r)).toBe(false);
+    const card = withNewSets();
+    const again = reliabilityOf(card).filter((r) => before.some((b) => b.set === r.set));
+    expect(again).toEqual(before);
+  });
+
+  it('leaves out a new set with no photos, and the other crops without a refused share', () => {
+    const c = shipped();
+    const ev = c.out_of_distribution.evaluation!;
+    Object.assign(ev, structuredClone(NEW_SETS));
+    ev.field_holdout = { n: 0 };
+    delete ev.other_crop_holdout!.refused_share;
+    const sets = reliabilityOf(parseModelCard(c)).map((r) => r.set);
+    expect(sets).toContain('field_val_all');
+    expect(sets).not.toContain('field_holdout');
+    expect(sets).not.toContain('other_crop_holdout');
+  });
+
+  it('takes "on field photos" from the held-out photos, else both sources, else the first one', () => {
+    const card = withNewSets();
+    expect(fieldTop1Of(card)).toBe(NEW_SETS.field_holdout.top1);
+    expect(fieldRowOf(reliabilityOf(card))?.set).toBe('field_holdout');
+    const ev = card.out_of_distribution.evaluation!;
+    delete ev.field_holdout;
+    expect(fieldTop1Of(card)).toBe(NEW_SETS.field_val_all.top1);
+    delete ev.field_val_all;
+    expect(fieldTop1Of(card)).toBe(ev.field_val!.top1);
+    delete ev.field_val;
+    expect(fieldTop1Of(card)).toBeNull();
+    expect(fieldRowOf(reliabilityOf(card))).toBeUndefined();
+  });
+
+  it("adds the ensemble's field and other-crop rows when its card has a field evaluation", () => {
+    const plain = parseEnsembleCard(read('ensemble'));
+    expect(plain.field_evaluation).toBeUndefined();
+    expect(fieldTop1Of(plain)).toBeNull();
+    const { field_val_all, field_holdout, other_crop_holdout } = NEW_SETS;
+    const card = parseEnsembleCard({
+      ...structuredClone(read('ensemble') as object),
+      field_evaluation: structuredClone({ field_val_all, field_holdout, other_crop_holdout }),
+    });
+    const rows = ensembleReliabilityOf(card);
+    expect(rows.map((r) => r.set)).toEqual([
+      ...ensembleReliabilityOf(plain).map((r) => r.set),
+      'field_val_all',
+      'field_holdout',
+      'other_crop_holdout',
+    ]);
+    expect(rows.slice(0, -3)).toEqual(ensembleReliabilityOf(plain));
+    expect(rows.at(-2)).toMatchObject({ n: 105, top1: 0.52, accuracyAccepted: 0.72 });
+    expect(rows.at(-1)).toEqual({
+      set: 'other_crop_holdout',
+      n: 150,
+      refusedShare: 0.94,
+      refusedCi95: other_crop_holdout.refused_ci95,
+      notLeafShare: 0.83,
+    });
+    expect(fieldTop1Of(card)).toBe(0.52);
   });
 });

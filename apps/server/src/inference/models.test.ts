@@ -307,6 +307,48 @@ describe('the ensemble card (models/ensemble.card.json)', () => {
     }
   });
 
+  it("a card's field evaluation gives the ensemble field figures and rows", async () => {
+    const dir = members();
+    const card = writeEnsembleCard(dir, ['mobilenet', 'resnet50'], CARD);
+    const fieldEvaluation = {
+      field_val_all: { n: 181, top1: 0.6, accepted_share: 0.4, accuracy_accepted: 0.8 },
+      field_holdout: { n: 105, top1: 0.55, top1_ci95: [0.45, 0.64], accepted_share: 0.38 },
+      other_crop_holdout: {
+        n: 150,
+        refused_share: 0.94,
+        refused_ci95: [0.9, 0.97],
+        not_leaf_share: 0.8,
+      },
+    };
+    fs.writeFileSync(
+      path.join(dir, 'ensemble.card.json'),
+      JSON.stringify({ ...card, field_evaluation: fieldEvaluation }),
+    );
+    const { registry, warnings } = await loadWithWarnings(dir);
+    try {
+      expect(warnings).toEqual([]);
+      // the held-out field photos stand for "on field photos"
+      expect(registry.fieldAccuracy('ensemble')).toBe(0.55);
+      expect(registry.reliability('ensemble').map((r) => r.set)).toEqual([
+        'lab_test',
+        'field_val_all',
+        'field_holdout',
+        'other_crop_holdout',
+      ]);
+      expect(registry.reliability('ensemble').at(-1)).toEqual({
+        set: 'other_crop_holdout',
+        n: 150,
+        refusedShare: 0.94,
+        refusedCi95: [0.9, 0.97],
+        notLeafShare: 0.8,
+      });
+      expect(registry.list().find((m) => m.id === 'ensemble')?.fieldAccuracy).toBe(0.55);
+    } finally {
+      await registry.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   /** The members' means, no accuracy: what the ensemble does without a usable card. */
   const WITHOUT_CARD = {
     threshold: expect.closeTo(0.3, 10),

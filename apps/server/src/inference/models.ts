@@ -586,11 +586,14 @@ export class ModelRegistry implements Inference {
     return m instanceof EnsembleModel ? m.testAccuracy : null;
   }
 
-  /** Top-1 on the card's field validation photos (null: not measured, or the ensemble). */
+  /**
+   * Top-1 on the card's real field photos (contracts fieldTop1Of: the held-out ones when the card has
+   * them); the ensemble's from its card's `field_evaluation`; null: not measured or no card.
+   */
   fieldAccuracy(id: string): number | null {
     const m = this.get(id);
-    if (!(m instanceof OnnxModel)) return null;
-    return fieldTop1Of(m.card);
+    if (m instanceof OnnxModel) return fieldTop1Of(m.card);
+    return m instanceof EnsembleModel && m.card ? fieldTop1Of(m.card) : null;
   }
 
   /** What the model's card says of how often it is right, set by set (empty without a card). */

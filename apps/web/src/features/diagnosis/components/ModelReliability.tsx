@@ -1,14 +1,24 @@
 import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
-import type { Interval, ReliabilityRow } from '@diagrodl/contracts';
+import {
+  type Interval,
+  REFUSAL_SETS,
+  type ReliabilityRow,
+  type ReliabilitySet,
+  fieldRowOf,
+} from '@diagrodl/contracts';
 import { formatNumber, formatPercent } from '@/lib/format.ts';
 import { currentLanguage } from '@/lib/i18n.ts';
 
+const refusal = (set: ReliabilitySet) => (REFUSAL_SETS as readonly ReliabilitySet[]).includes(set);
+
 /**
  * How often the chosen model is right, set by set, as its card measured it on photos it never
- * trained on (GET /diagrodl/models/ `reliability`): the lab photos, real field photos, lab leaves
- * made field-like and photos that are not tomato leaves. Shown on /Custom under the model
- * selector, so that a grower sees before uploading how far a field diagnosis can be trusted.
+ * trained on (GET /diagrodl/models/ `reliability`): the lab photos, real field photos (validation
+ * and held-out), lab leaves made field-like, photos that are not tomato leaves and other crops'
+ * leaves. Shown on /Custom under the model selector, so that a grower sees before uploading how far
+ * a field diagnosis can be trusted. The summary above the table reads the field set that stands
+ * for "on field photos" (contracts fieldRowOf: the held-out photos when the card has them).
  */
 export function ModelReliability({ label, rows }: { label: string; rows: ReliabilityRow[] }) {
   const { t } = useTranslation();
@@ -32,7 +42,7 @@ export function ModelReliability({ label, rows }: { label: string; rows: Reliabi
         {ci(i)}
       </>
     );
-  const field = rows.find((r) => r.set === 'field_val');
+  const field = fieldRowOf(rows);
   const summary = !field
     ? t('diagnosis.custom.reliability.noField')
     : field.acceptedShare === 0
@@ -72,12 +82,20 @@ export function ModelReliability({ label, rows }: { label: string; rows: Reliabi
                 <td className="text-end">
                   {formatNumber(r.n, lang, { maximumFractionDigits: 0 })}
                 </td>
-                {r.set === 'negatives_holdout' ? (
+                {refusal(r.set) ? (
                   <td className="text-end" colSpan={3}>
                     {r.refusedShare === undefined
                       ? '—'
                       : t('diagnosis.custom.reliability.refused', { value: pct(r.refusedShare) })}
                     {ci(r.refusedCi95)}
+                    {/* of every photo of the set: wraps under the figure on a phone */}
+                    {r.notLeafShare !== undefined && (
+                      <span className="d-block small" data-testid="not-leaf-share">
+                        {t('diagnosis.custom.reliability.notLeafShare', {
+                          value: pct(r.notLeafShare),
+                        })}
+                      </span>
+                    )}
                   </td>
                 ) : (
                   <>
