@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 
 from .classes import CLASS_IDS, FOLDER_TO_CLASS
 from .export import CalibratedCamModel, export_onnx, file_digest
-from .models import build_model, imagenet_mobilenet_v2
+from .models import build_model, imagenet_mobilenet_v2, imagenet_resnet50
 from .preprocess import preprocess_file
 
 
@@ -43,7 +43,8 @@ def tiny_reference(out_dir: Path, arch: str = "mobilenet", size: int = 64, seed:
     torch.set_num_threads(2)
     out_dir.mkdir(parents=True, exist_ok=True)
     # the fine-tuned architecture gets random weights here (no ImageNet file needed) and its leaf output
-    model = (imagenet_mobilenet_v2(pretrained=None) if arch == "mobilenet_v2_imagenet" else build_model(arch)).eval()
+    model = (imagenet_mobilenet_v2(pretrained=None) if arch == "mobilenet_v2_imagenet"
+             else imagenet_resnet50() if arch == "resnet50_imagenet" else build_model(arch)).eval()
     temperature = 1.7
     leaf = (0.8, -0.3) if model.fc.out_features > len(CLASS_IDS) else None
     info = export_onnx(model, temperature, out_dir / "model.onnx", size=size, views=views, leaf=leaf)

@@ -217,6 +217,9 @@ def ensemble_field_evaluation(models_dir: Path, members: list[str], src: dict, r
                 each[m] = {k: v for k, v in set_report(outs[m], np.asarray(labels), own).items()
                            if k in ("top1", "accepted_share", "accuracy_accepted", "right_and_accepted")}
     out["members_field_val_all"] = each
+    # the ensemble ships only where it beats each member on field validation (top-1 over every photo: the figure
+    # that does not depend on where each one's thresholds stand)
+    out["beats_each_member_on_field_val_top1"] = all(out["field_val_all"]["top1"] > e["top1"] for e in each.values())
     return out
 
 

@@ -24,6 +24,8 @@ ARCHS = [
     # the shipped architecture: ImageNet MobileNetV2 with the 11th output, exported with `leaf`
     ("mobilenet_v2_imagenet", 64, 1),
     ("resnet50", 32, 1),
+    # the shipped ResNet50: Keras' v1 strides, epsilon 0.001 and caffe input, with the 11th output and `leaf`
+    ("resnet50_imagenet", 32, 1),
     ("vgg16", 32, 1),
 ]
 
