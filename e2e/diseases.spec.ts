@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { type ReliabilityRow, fieldRowOf } from '../packages/contracts/src/reliability.ts';
 import { ROUTES } from '../packages/contracts/src/routes.ts';
 import { expect, expectAccessible, pct1, setLanguage, shot, test } from './fixtures.ts';
 
@@ -387,10 +388,11 @@ test.describe('disease pages', () => {
       // and, where the card measured them, the figures on real field photos
       const models = (await (await page.request.get('/diagrodl/models/')).json()) as {
         id: string;
-        reliability: { set: string; acceptedShare?: number; accuracyAccepted?: number }[];
+        reliability: ReliabilityRow[];
       }[];
+      // the set the configuration page's summary reads too (the held-out ones when measured)
       const onField = models
-        .map((m) => m.reliability.find((r) => r.set === 'field_val'))
+        .map((m) => fieldRowOf(m.reliability))
         .filter((r) => r?.acceptedShare && r.accuracyAccepted !== undefined);
       expect(onField.length).toBeGreaterThan(0);
       await expect(list.getByTestId('model-field')).toHaveCount(onField.length);

@@ -90,6 +90,26 @@ describe('parseEnsembleCard', () => {
     expect(c.field_evaluation).toEqual(fieldEvaluation);
   });
 
+  it("accepts beside the sets the members' own figures and whether the ensemble beats them", () => {
+    const fieldEvaluation = {
+      field_val_all: { n: 181, top1: 0.66, accepted_share: 0.5, accuracy_accepted: 0.86 },
+      // as gpufinish.ensemble_field_evaluation writes them: no count, not sets of the ensemble
+      members_field_val_all: {
+        mobilenet: { top1: 0.6464, accepted_share: 0.4917, accuracy_accepted: 0.8539 },
+        vgg16: { top1: 0.3867, accepted_share: 0.7569, accuracy_accepted: 0.4161 },
+      },
+      beats_each_member_on_field_val_top1: true,
+    };
+    const c = parseEnsembleCard({ ...card(), field_evaluation: fieldEvaluation });
+    expect(c.field_evaluation).toEqual(fieldEvaluation);
+    expect(() =>
+      parseEnsembleCard({
+        ...card(),
+        field_evaluation: { ...fieldEvaluation, beats_each_member_on_field_val_top1: 'yes' },
+      }),
+    ).toThrow(/at field_evaluation\.beats_each_member_on_field_val_top1:/);
+  });
+
   it.each([
     [
       'a field evaluation set without its count',

@@ -282,9 +282,32 @@ export const ensembleCardSchema = z.object({
   /**
    * Optional (cards written since 2026-11-28): the ensemble's figures on the field and other-crop
    * sets, keyed and shaped as a model card's `out_of_distribution.evaluation` (field_val_all,
-   * field_holdout, other_crop_holdout, ...).
+   * field_holdout, other_crop_holdout, ...), and beside them the members' figures on the first set
+   * and whether the ensemble beats each of them there (ml/diagrodl_ml/gpufinish.py
+   * ensemble_field_evaluation).
    */
-  field_evaluation: z.record(z.string(), evaluationSetSchema).optional(),
+  field_evaluation: z
+    .object({
+      /**
+       * Each member's own figures (at its own card's thresholds) on the ensemble's first set, both
+       * field sources' validation photos: top1, accepted_share, accuracy_accepted, ...
+       */
+      members_field_val_all: z
+        .record(
+          z.string(),
+          z.looseObject({
+            top1: rate.optional(),
+            accepted_share: rate.optional(),
+            accuracy_accepted: rate.nullable().optional(),
+          }),
+        )
+        .optional(),
+      /** Whether the ensemble's field validation top-1 is above every member's. */
+      beats_each_member_on_field_val_top1: z.boolean().optional(),
+    })
+    // every other key is an evaluation set
+    .catchall(evaluationSetSchema)
+    .optional(),
   notes: z.array(z.string()),
 });
 

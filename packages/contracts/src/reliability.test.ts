@@ -23,10 +23,13 @@ describe('reliabilityOf (the shipped cards)', () => {
       'lab_test',
       'lab_new_leaves',
       'field_val',
+      'field_val_all',
+      'field_holdout',
       'stress',
       'negatives_holdout',
+      'other_crop_holdout',
     ]);
-    const [lab, fresh, field, stress, negatives] = rows;
+    const [lab, fresh, field, fieldAll, heldOut, stress, negatives, otherCrops] = rows;
     expect(lab).toEqual({
       set: 'lab_test',
       n: card.metrics.n,
@@ -45,6 +48,8 @@ describe('reliabilityOf (the shipped cards)', () => {
     });
     for (const [row, e] of [
       [field, ev.field_val!],
+      [fieldAll, ev.field_val_all!],
+      [heldOut, ev.field_holdout!],
       [stress, ev.stress_from_lab_test!],
     ] as const) {
       expect(row).toEqual({
@@ -63,24 +68,53 @@ describe('reliabilityOf (the shipped cards)', () => {
       refusedShare: ev.negatives_holdout!.refused_share,
       refusedCi95: ev.negatives_holdout!.refused_ci95,
     });
-    // the figures the field goals are about, as the card states them today
-    expect(field).toMatchObject({ n: 91, top1: 0.5934, accuracyAccepted: 0.8 });
+    // other crops' leaves: refused, and how many of them as "not a tomato leaf"
+    expect(otherCrops).toEqual({
+      set: 'other_crop_holdout',
+      n: ev.other_crop_holdout!.n,
+      refusedShare: ev.other_crop_holdout!.refused_share,
+      refusedCi95: ev.other_crop_holdout!.refused_ci95,
+      notLeafShare: ev.other_crop_holdout!.not_leaf_share,
+    });
+    // "on field photos" is the held-out photos' row: never trained on, never used for a choice
+    expect(fieldRowOf(rows)).toBe(heldOut);
+    expect(fieldTop1Of(card)).toBe(ev.field_holdout!.top1);
   });
 
   it('gives the ResNet50 and VGG16 cards their field figures too', () => {
     for (const name of ['resnet50', 'vgg16']) {
       const card = parseModelCard(read(name));
-      const field = reliabilityOf(card).find((r) => r.set === 'field_val');
-      expect(field?.accuracyAccepted).toBe(
-        card.out_of_distribution.evaluation!.field_val!.accuracy_accepted,
-      );
+      const ev = card.out_of_distribution.evaluation!;
+      const rows = reliabilityOf(card);
+      const field = rows.find((r) => r.set === 'field_val');
+      expect(field?.accuracyAccepted).toBe(ev.field_val!.accuracy_accepted);
+      // "on field photos": the held-out photos where the card has them (the VGG16's has not)
+      const preferred = ev.field_holdout ? 'field_holdout' : 'field_val';
+      expect(fieldRowOf(rows)?.set, name).toBe(preferred);
+      expect(fieldRowOf(rows)?.accuracyAccepted).toBe(ev[preferred]!.accuracy_accepted);
     }
   });
 
   it("reads the ensemble card's lab figures and nothing it did not measure", () => {
     const card = parseEnsembleCard(read('ensemble'));
     const rows = ensembleReliabilityOf(card);
-    expect(rows.map((r) => r.set)).toEqual(['lab_test', 'lab_new_leaves']);
+    // the lab rows, then a row for each set the card's field evaluation holds, in the page's order
+    const fe = card.field_evaluation ?? {};
+    const measured = RELIABILITY_SETS.filter(
+      (set) => set !== 'lab_test' && set !== 'lab_new_leaves' && fe[set] !== undefined,
+    );
+    expect(rows.map((r) => r.set)).toEqual(['lab_test', 'lab_new_leaves', ...measured]);
+    for (const row of rows.slice(2)) {
+      const e = fe[row.set]!;
+      expect(row, row.set).toMatchObject({ n: e.n });
+      if (e.top1 !== undefined)
+        expect(row).toMatchObject({
+          top1: e.top1,
+          acceptedShare: e.accepted_share,
+          accuracyAccepted: e.accuracy_accepted,
+        });
+      else expect(row).toMatchObject({ refusedShare: e.refused_share });
+    }
     expect(rows[0]).toEqual({
       set: 'lab_test',
       n: card.metrics.n,
@@ -90,7 +124,8 @@ describe('reliabilityOf (the shipped cards)', () => {
       accuracyAccepted: card.metrics.accuracy_accepted,
     });
     const { accuracy_ci95_by_group: _g, without_near_twins: _w, ...older } = card.metrics;
-    const oldRows = ensembleReliabilityOf({ ...card, metrics: older });
+    const { field_evaluation: _f, ...labOnly } = card;
+    const oldRows = ensembleReliabilityOf({ ...labOnly, metrics: older });
     expect(oldRows.map((r) => r.set)).toEqual(['lab_test']);
     expect(oldRows[0]!.top1Ci95).toEqual(card.metrics.accuracy_ci95);
   });
@@ -185,7 +220,9 @@ describe('reliabilityOf (cards with both field sources and the other crops)', ()
     expect(rows.map((r) => r.set)).toEqual(RELIABILITY_SETS);
     const bySet = new Map(rows.map((r) => [r.set, r]));
     // the first source's validation part keeps its row, as before
-    expect(bySet.get('field_val')).toEqual(reliabilityOf(parseModelCard(shipped()))[2]);
+    expect(bySet.get('field_val')).toEqual(
+      reliabilityOf(parseModelCard(shipped())).find((r) => r.set === 'field_val'),
+    );
     for (const set of ['field_val_all', 'field_holdout'] as const) {
       const e = NEW_SETS[set];
       expect(bySet.get(set)).toEqual({
@@ -210,7 +247,18 @@ describe('reliabilityOf (cards with both field sources and the other crops)', ()
   });
 
   it('gives exactly the rows it gave before to a card without the new sets', () => {
-    const before = reliabilityOf(parseModelCard(shipped()));
+    // the shipped card as cards were before 2026-11-28: the new sets' keys deleted
+    const c = shipped();
+    const ev = c.out_of_distribution.evaluation!;
+    for (const set of Object.keys(NEW_SETS)) delete ev[set];
+    expect(Object.keys(ev).sort()).toEqual([
+      'field_val',
+      'lab_test',
+      'negatives_holdout',
+      'stress_from_lab_test',
+      'synthetic_non_leaf_fresh_seed',
+    ]);
+    const before = reliabilityOf(parseModelCard(c));
     expect(before.map((r) => r.set)).toEqual([
       'lab_test',
       'lab_new_leaves',
@@ -219,9 +267,13 @@ describe('reliabilityOf (cards with both field sources and the other crops)', ()
       'negatives_holdout',
     ]);
     expect(before.some((r) => 'notLeafShare' in r)).toBe(false);
-    const card = withNewSets();
-    const again = reliabilityOf(card).filter((r) => before.some((b) => b.set === r.set));
-    expect(again).toEqual(before);
+    // "on field photos" falls back to the first source's validation photos
+    expect(fieldRowOf(before)?.set).toBe('field_val');
+    // and the new sets change none of those rows
+    for (const card of [parseModelCard(shipped()), withNewSets()]) {
+      const again = reliabilityOf(card).filter((r) => before.some((b) => b.set === r.set));
+      expect(again).toEqual(before);
+    }
   });
 
   it('leaves out a new set with no photos, and the other crops without a refused share', () => {
@@ -251,13 +303,22 @@ describe('reliabilityOf (cards with both field sources and the other crops)', ()
   });
 
   it("adds the ensemble's field and other-crop rows when its card has a field evaluation", () => {
-    const plain = parseEnsembleCard(read('ensemble'));
+    const { field_evaluation: _f, ...labOnly } = structuredClone(read('ensemble')) as Record<
+      string,
+      unknown
+    >;
+    const plain = parseEnsembleCard(labOnly);
     expect(plain.field_evaluation).toBeUndefined();
     expect(fieldTop1Of(plain)).toBeNull();
     const { field_val_all, field_holdout, other_crop_holdout } = NEW_SETS;
     const card = parseEnsembleCard({
-      ...structuredClone(read('ensemble') as object),
-      field_evaluation: structuredClone({ field_val_all, field_holdout, other_crop_holdout }),
+      ...labOnly,
+      field_evaluation: {
+        ...structuredClone({ field_val_all, field_holdout, other_crop_holdout }),
+        // beside the sets, as the pipeline writes them: the members' figures and the comparison
+        members_field_val_all: { mobilenet: { top1: 0.5, accepted_share: 0.4 } },
+        beats_each_member_on_field_val_top1: true,
+      },
     });
     const rows = ensembleReliabilityOf(card);
     expect(rows.map((r) => r.set)).toEqual([

@@ -148,6 +148,12 @@ export function reliabilityOf(card: ModelCard): ReliabilityRow[] {
  */
 export function ensembleReliabilityOf(card: EnsembleCard): ReliabilityRow[] {
   const m = card.metrics;
+  // the members' figures and the comparison with them are not sets of the ensemble's
+  const {
+    members_field_val_all: _members,
+    beats_each_member_on_field_val_top1: _beats,
+    ...sets
+  } = card.field_evaluation ?? {};
   return [
     {
       set: 'lab_test',
@@ -158,7 +164,7 @@ export function ensembleReliabilityOf(card: EnsembleCard): ReliabilityRow[] {
       accuracyAccepted: m.accuracy_accepted,
     },
     ...newLeaves(m),
-    ...evaluationRows(card.field_evaluation ?? {}),
+    ...evaluationRows(sets),
   ];
 }
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
  * Whether onnxruntime must be told to multiply the int8 files exactly. On x86-64 without VNNI
  * (AVX2, AVX-512 without VNNI) its default uint8 x int8 kernel adds each pair of products into a
  * saturating 16-bit register (VPMADDUBSW), so the same int8 file answers some photos differently
- * there (ml/README.md, "Int8 on CPUs without VNNI"). With `session.x64quantprecision` it turns the
+ * there (ml/LOG.md, "Int8 on CPUs without VNNI"). With `session.x64quantprecision` it turns the
  * weights to uint8 and uses its exact uint8 x uint8 kernel instead (slower). CPUs with VNNI or
  * AMX sum in 32 bits already, and the key does nothing off x86-64.
  * @param {string} arch process.arch

@@ -1,6 +1,6 @@
 /**
  * Cropping a picked photo to the leaf before it is uploaded. A leaf small in the frame is the
- * photo condition that costs the diagnosis most (ml/README.md, "Photo conditions"): the shipped
+ * photo condition that costs the diagnosis most (ml/LOG.md, "Photo conditions"): the shipped
  * model gives a diagnosis for 0.4 % of such leaves against 48 % when the leaf fills the frame.
  * A phone photo has the pixels to spare, so a square cut around the leaf is the leaf close up.
  *

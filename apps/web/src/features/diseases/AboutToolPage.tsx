@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ENDPOINTS, type HealthReply, type ReliabilityRow } from '@diagrodl/contracts';
+import { ENDPOINTS, type HealthReply, type ReliabilityRow, fieldRowOf } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { callApi } from '@/lib/api-client.ts';
 import { formatPercent } from '@/lib/format.ts';
@@ -32,8 +32,8 @@ function useLoadedModels(): ModelsState {
 
 /**
  * Each loaded model's figures on the real field photos of its card (GET /diagrodl/models/
- * `reliability`), by model id; empty while unknown or when the call fails (the list shows the
- * test accuracy alone then).
+ * `reliability`; the set contracts fieldRowOf picks, as the configuration page's summary), by model
+ * id; empty while unknown or when the call fails (the list shows the test accuracy alone then).
  */
 function useFieldFigures(): Map<string, ReliabilityRow> {
   const [rows, setRows] = useState(new Map<string, ReliabilityRow>());
@@ -41,13 +41,10 @@ function useFieldFigures(): Map<string, ReliabilityRow> {
     let alive = true;
     callApi(ENDPOINTS.models).then(
       (models) => {
-        const field = models.flatMap((m) =>
-          m.reliability
-            .filter(
-              (r) => r.set === 'field_val' && r.acceptedShare && r.accuracyAccepted !== undefined,
-            )
-            .map((r) => [m.id, r] as const),
-        );
+        const field = models.flatMap((m) => {
+          const r = fieldRowOf(m.reliability);
+          return r?.acceptedShare && r.accuracyAccepted !== undefined ? [[m.id, r] as const] : [];
+        });
         if (alive) setRows(new Map(field));
       },
       () => undefined,

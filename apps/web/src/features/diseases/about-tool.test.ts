@@ -1,25 +1,88 @@
 // The "Acerca de DiAgroDL" page describes the shipped networks; these checks tie its text to the
-// model cards in models/, so that a model shipped with another start, head or size cannot leave
-// the page describing the one before it.
+// model cards in models/, so that a model shipped with another start, head, size or figures cannot
+// leave the page describing the one before it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FIELD_SETS_BY_PREFERENCE } from '@diagrodl/contracts';
 import type { AboutContent, Block } from './content.ts';
 import aboutEn from './content/about_tool.en.json';
 import aboutEs from './content/about_tool.es.json';
+import diagnosisEn from '../diagnosis/locales/en.json';
+import diagnosisEs from '../diagnosis/locales/es.json';
 
 const MODELS = path.resolve(import.meta.dirname, '../../../../../models');
+const IDS = ['mobilenet', 'vgg16', 'resnet50'] as const;
+type Id = (typeof IDS)[number];
+const NAME: Record<Id, string> = { mobilenet: 'MobileNet', vgg16: 'VGG16', resnet50: 'ResNet50' };
+
+interface Evaluation {
+  n: number;
+  top1?: number;
+  accepted_share?: number;
+  accuracy_accepted?: number;
+  refused_share?: number;
+  not_leaf_share?: number;
+}
+
+interface Part {
+  source?: string;
+  counts: { train: number };
+}
 
 interface Card {
   architecture: string;
   head: string;
   parameters: number;
   pretrained?: { weights: string };
+  file: { size_bytes: number };
+  outputs: Record<string, unknown>;
+  rejection: { threshold: number; field_threshold?: number };
+  goals: { field?: { accuracy_accepted_min?: number; met?: { accuracy_accepted?: boolean } } };
   metrics: { accuracy: number };
+  data: { source: string; field: Part; field2?: Part; other_crop?: Part };
+  out_of_distribution: { evaluation: Record<string, Evaluation | undefined> };
 }
 
-const card = (id: string): Card =>
+const card = (id: Id): Card =>
   JSON.parse(fs.readFileSync(path.join(MODELS, `${id}.card.json`), 'utf8')) as Card;
+
+/** The ensemble's card: its `field_evaluation` (cards written since 2026-11-28) as the pipeline writes it. */
+interface EnsembleCard {
+  metrics: { accuracy: number };
+  rejection: { threshold: number; field_threshold?: number };
+  field_evaluation?: {
+    field_val_all?: Evaluation;
+    field_holdout?: Evaluation;
+    other_crop_holdout?: Evaluation;
+    members_field_val_all?: Partial<Record<Id, { top1: number }>>;
+    beats_each_member_on_field_val_top1?: boolean;
+  };
+}
+
+const ensemble = (): EnsembleCard =>
+  JSON.parse(fs.readFileSync(path.join(MODELS, 'ensemble.card.json'), 'utf8')) as EnsembleCard;
+
+const evaluation = (id: Id, set: string): Evaluation | undefined =>
+  card(id).out_of_distribution.evaluation[set];
+
+/** The set whose figures stand for "on field photos" (the same preference as the server's). */
+const fieldSet = (id: Id): string => {
+  const set = FIELD_SETS_BY_PREFERENCE.find((s) => evaluation(id, s) !== undefined);
+  expect(set, `${id}: no field figures`).toBeDefined();
+  return set!;
+};
+
+/** A share as the page writes it: rounded as formatPercent does, one decimal, a space ("64.6 %"). */
+const PERCENT = new Intl.NumberFormat('en', {
+  style: 'percent',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
+const pct = (x: number) => PERCENT.format(x).replace('%', ' %');
+
+/** Every one-decimal percentage of a text. */
+const percentages = (s: string) => [...s.matchAll(/\d+\.\d %/g)].map((m) => m[0]);
 
 const text = (blocks: Block[]) => blocks.map((b) => ('p' in b ? b.p : b.ul.join('\n'))).join('\n');
 
@@ -27,18 +90,42 @@ const WORDS = {
   es: {
     sameAsVgg: 'igual a la de VGG16',
     belowMobileNet: 'inferior a la de MobileNet',
+    highestLab: 'la más alta de los tres',
+    fieldBelowMobileNet: 'algo menos a menudo que la de MobileNet',
+    fieldBest: 'más a menudo que la de los otros dos',
+    fieldWorst: 'el que menos acierta',
     pretrained: 'preentrenados en ImageNet',
     scratch: 'desde cero',
     outputs: (n: number) => `${n} salidas`,
     millions: (m: string) => `${m} millones de parámetros`,
+    fieldItem: 'Fotos de campo:',
+    ensemble: 'Conjunto de los tres modelos',
+    aboveEach: 'más que cualquiera de ellos',
+    beatsEach: 'más a menudo que la de cada uno de los tres',
+    onePhoto: 'una sola foto más',
+    noCaution: 'no pone el aviso',
+    goalMet: 'la cumplen',
+    rightTimes: (n: number) => `${n} de cada 100 veces`,
   },
   en: {
     sameAsVgg: "the same as VGG16's",
     belowMobileNet: "lower than MobileNet's",
+    highestLab: 'the highest of the three',
+    fieldBelowMobileNet: "somewhat less often than MobileNet's",
+    fieldBest: "more often than the other two's",
+    fieldWorst: 'the least often right',
     pretrained: 'pre-trained on ImageNet',
     scratch: 'from scratch',
     outputs: (n: number) => `${n} outputs`,
     millions: (m: string) => `${m} million parameters`,
+    fieldItem: 'Field photos:',
+    ensemble: 'The ensemble of the three models',
+    aboveEach: 'more than any of them',
+    beatsEach: "more often than each of the three's",
+    onePhoto: 'a single photo more',
+    noCaution: 'shows no caution',
+    goalMet: 'is met by',
+    rightTimes: (n: number) => `${n} times in 100`,
   },
 } as const;
 
@@ -49,12 +136,29 @@ const FAMILY: Record<string, string> = {
   resnet50: 'ResNet50',
 };
 
+/** The caution the results screen, the history and the report add to a field-like photo's diagnosis. */
+const CAUTION = {
+  es: diagnosisEs.diagnosis.results.fieldPhoto,
+  en: diagnosisEn.diagnosis.results.fieldPhoto,
+} as const;
+
+/** Whether a card's model marks field-like photos: a `lab_like` output and their own threshold. */
+const marksFieldPhotos = (id: Id) =>
+  'lab_like' in card(id).outputs && card(id).rejection.field_threshold !== undefined;
+
 describe.each([
   ['es', aboutEs as AboutContent],
   ['en', aboutEn as AboutContent],
 ] as const)('the tool page in %s describes the shipped networks', (lang, content) => {
   const words = WORDS[lang];
-  it.each(['mobilenet', 'vgg16', 'resnet50'])('%s: start, head and size as its card says', (id) => {
+  const section = (id: string) => {
+    const s = content.sections.find((x) => x.id === id);
+    expect(s, id).toBeDefined();
+    return s!;
+  };
+  const growers = (id: Id) => text(content.architectures.find((a) => a.id === id)!.forGrowers);
+
+  it.each(IDS)('%s: start, head and size as its card says', (id) => {
     const c = card(id);
     const arch = content.architectures.find((a) => a.id === id);
     expect(arch, id).toBeDefined();
@@ -64,6 +168,7 @@ describe.each([
     expect(research).toContain(FAMILY[c.architecture]);
     if (c.pretrained) {
       expect(research).toContain(words.pretrained);
+      expect(research).not.toContain(words.scratch);
     } else {
       expect(research).toContain(words.scratch);
       expect(research).not.toContain(words.pretrained);
@@ -74,20 +179,193 @@ describe.each([
     expect(research).toContain(words.millions((c.parameters / 1e6).toFixed(1)));
   });
 
-  it("compares ResNet50's lab accuracy with the others' as the cards do", () => {
-    const growers = text(content.architectures.find((a) => a.id === 'resnet50')!.forGrowers);
-    const lab = (id: string) => card(id).metrics.accuracy;
+  it('compares the models on lab and field photos as the cards do', () => {
+    const lab = (id: Id) => card(id).metrics.accuracy;
+    const res = growers('resnet50');
     // the page says "the same as VGG16's" only while the cards agree to the figure shown (4 decimals)
-    expect(growers.includes(words.sameAsVgg)).toBe(lab('resnet50') === lab('vgg16'));
-    expect(growers.includes(words.belowMobileNet)).toBe(lab('resnet50') < lab('mobilenet'));
+    expect(res.includes(words.sameAsVgg)).toBe(lab('resnet50') === lab('vgg16'));
+    expect(res.includes(words.belowMobileNet)).toBe(lab('resnet50') < lab('mobilenet'));
+    expect(res.includes(words.highestLab)).toBe(
+      lab('resnet50') > lab('vgg16') && lab('resnet50') > lab('mobilenet'),
+    );
+
+    // on field photos: MobileNet and ResNet50 on the set both cards prefer, VGG16 on its own set
+    // (the field validation part, which every card has)
+    const shared = fieldSet('mobilenet');
+    expect(fieldSet('resnet50')).toBe(shared);
+    const top1 = (id: Id, set: string) => evaluation(id, set)!.top1!;
+    const vggSet = fieldSet('vgg16');
+    const resBelowMob = top1('resnet50', shared) < top1('mobilenet', shared);
+    expect(res.includes(words.fieldBelowMobileNet)).toBe(resBelowMob);
+    expect(growers('mobilenet').includes(words.fieldBest)).toBe(
+      resBelowMob && top1('mobilenet', vggSet) > top1('vgg16', vggSet),
+    );
+    expect(growers('vgg16').includes(words.fieldWorst)).toBe(
+      top1('vgg16', vggSet) < top1('mobilenet', vggSet) &&
+        top1('vgg16', vggSet) < top1('resnet50', vggSet),
+    );
+    const size = `${(card('mobilenet').file.size_bytes / 1e6).toFixed(1)} MB`;
+    expect(growers('mobilenet')).toContain(size);
+  });
+
+  it("quotes each model's lab, field and everyday-photo figures from its card", () => {
+    const items = section('comparacion').blocks.flatMap((b) => ('ul' in b ? b.ul : []));
+    const quoted = new Set<string>();
+    for (const id of IDS) {
+      const item = items.find((i) => i.startsWith(`${NAME[id]}:`));
+      expect(item, id).toBeDefined();
+      const set = fieldSet(id);
+      const field = evaluation(id, set)!;
+      const figures = [
+        evaluation(id, 'lab_test')!.top1!,
+        field.top1!,
+        field.accepted_share!,
+        field.accuracy_accepted!,
+        evaluation(id, 'negatives_holdout')!.refused_share!,
+      ].map(pct);
+      // a model measured on its own set is compared with the others on that set
+      if (set !== fieldSet('mobilenet'))
+        for (const other of IDS.filter((o) => o !== id))
+          figures.push(pct(evaluation(other, set)!.top1!));
+      for (const f of figures) {
+        expect(item, `${id}: ${f}`).toContain(f);
+        quoted.add(f);
+      }
+      expect(item).toContain(`${field.n} `);
+    }
+    // the ensemble, once its card measured it on field photos: its figures, and why it is offered
+    // (it beats each member on field validation top-1) only where its card says so
+    const ens = ensemble();
+    const fe = ens.field_evaluation;
+    const ensItem = items.find((i) => i.startsWith(words.ensemble));
+    expect(ensItem !== undefined, 'the ensemble item').toBe(fe?.field_holdout !== undefined);
+    if (fe?.field_holdout && ensItem) {
+      const [held, val, members] = [fe.field_holdout, fe.field_val_all!, fe.members_field_val_all!];
+      const figures = [
+        ens.metrics.accuracy,
+        held.top1!,
+        held.accepted_share!,
+        held.accuracy_accepted!,
+        val.top1!,
+        ...IDS.map((id) => members[id]!.top1),
+      ].map(pct);
+      for (const f of figures) {
+        expect(ensItem, `ensemble: ${f}`).toContain(f);
+        quoted.add(f);
+      }
+      expect(ensItem).toContain(`${held.n} `);
+      expect(ensItem).toContain(`${val.n} `);
+      expect(ensItem.includes(words.beatsEach)).toBe(
+        fe.beats_each_member_on_field_val_top1 === true,
+      );
+      expect(ensItem.includes(words.aboveEach)).toBe(
+        IDS.every((id) => ens.metrics.accuracy > card(id).metrics.accuracy),
+      );
+      // "a single photo more" than the MobileNet, while that is what the two figures count
+      const photos = (x: number) => Math.round(x * val.n);
+      expect(ensItem.includes(words.onePhoto)).toBe(
+        photos(val.top1!) - photos(members.mobilenet!.top1) === 1,
+      );
+    }
+    // the field goal (right when given) is met, where a card says so, on both sources' validation
+    // photos: the page says so with that figure, next to the held-out one
+    const goals = items.find((i) => i.includes(words.goalMet));
+    const meeting = IDS.filter((id) => card(id).goals.field?.met?.accuracy_accepted === true);
+    expect(goals !== undefined, 'the field goal sentence').toBe(meeting.length > 0);
+    for (const id of meeting) {
+      const val = evaluation(id, 'field_val_all')!;
+      for (const f of [val.accuracy_accepted!, evaluation(id, fieldSet(id))!.accuracy_accepted!]) {
+        expect(goals, `${id}: ${pct(f)}`).toContain(pct(f));
+        quoted.add(pct(f));
+      }
+      expect(goals).toContain(NAME[id]);
+      expect(goals).toContain(`${val.n} `);
+    }
+    // and no figure the cards do not hold
+    for (const f of percentages(text(section('comparacion').blocks))) expect(quoted).toContain(f);
+  });
+
+  it("explains the field-photo caution and the field-like photos' own threshold as the cards set them", () => {
+    const items = section('resultados').blocks.flatMap((b) => ('ul' in b ? b.ul : []));
+    const item = items.find((i) => i.startsWith(words.fieldItem));
+    expect(item, words.fieldItem).toBeDefined();
+    const marking = IDS.filter(marksFieldPhotos);
+    // the caution as the results screen words it, while a shipped model gives it
+    expect(item!.includes(CAUTION[lang])).toBe(marking.length > 0);
+    for (const id of IDS) {
+      const r = card(id).rejection;
+      expect(item, id).toContain(NAME[id]);
+      if (marksFieldPhotos(id)) {
+        // both thresholds as the card writes them, the field-like photos' first
+        expect(item).toContain(`${r.field_threshold}`);
+        expect(item).toContain(`${r.threshold}`);
+        const min = card(id).goals.field?.accuracy_accepted_min;
+        if (min !== undefined) expect(item).toContain(words.rightTimes(Math.round(min * 100)));
+      } else {
+        expect(item).toContain(words.noCaution);
+      }
+    }
+    // the ensemble: the caution from its members' lab_like, and its own threshold(s)
+    const ens = ensemble();
+    if (marking.length > 0)
+      expect(item).toContain(words.ensemble.toLowerCase().replace(/^the /, ''));
+    expect(item).toContain(`${ens.rejection.threshold}`);
+    if (ens.rejection.field_threshold !== undefined)
+      expect(item).toContain(`${ens.rejection.field_threshold}`);
+  });
+
+  it("gives the share of other crops' leaves refused as the cards measured it", () => {
+    const limits = text(section('limites').blocks);
+    const quoted = new Set<string>();
+    for (const id of IDS) {
+      const other = evaluation(id, 'other_crop_holdout');
+      if (!other) continue;
+      for (const f of [pct(other.not_leaf_share!), pct(other.accepted_share!)]) {
+        expect(limits, `${id}: ${f}`).toContain(f);
+        quoted.add(f);
+      }
+      expect(limits).toContain(`${other.n} `);
+    }
+    const ensOther = ensemble().field_evaluation?.other_crop_holdout;
+    if (ensOther)
+      for (const f of [pct(ensOther.not_leaf_share!), pct(ensOther.accepted_share!)]) {
+        expect(limits, `ensemble: ${f}`).toContain(f);
+        quoted.add(f);
+      }
+    expect(quoted.size).toBeGreaterThan(0);
+    for (const f of percentages(limits)) expect(quoted).toContain(f);
+  });
+
+  it('counts the photos the shipped networks learned from and were measured on as the cards do', () => {
+    const trained = text(section('entrenamiento').blocks);
+    for (const id of IDS) {
+      const d = card(id).data;
+      // field photos of tomato leaves trained on: both field sources' training parts
+      expect(trained, id).toContain(`${d.field.counts.train + (d.field2?.counts.train ?? 0)}`);
+      if (d.other_crop) expect(trained).toContain(`${d.other_crop.counts.train} `);
+      for (const set of [
+        'field_holdout',
+        'other_crop_holdout',
+        'field_val_all',
+        'other_crop_val',
+      ]) {
+        const e = evaluation(id, set);
+        if (e) expect(trained, `${id} ${set}`).toContain(`${e.n} `);
+      }
+    }
   });
 
   it('names every source the shipped networks learned from', () => {
-    const trained = content.sections.find((s) => s.id === 'entrenamiento');
-    expect(trained).toBeDefined();
-    const all = text(trained!.blocks);
+    const all = text(section('entrenamiento').blocks);
     for (const source of ['PlantVillage', 'PlantDoc', 'Imagenette', 'Tiny ImageNet'])
       expect(all).toContain(source);
+    // and every named source of a card's data (a second field source, the other crops)
+    for (const id of IDS) {
+      const d = card(id).data;
+      for (const part of [d.source, d.field2?.source, d.other_crop?.source])
+        for (const source of ['PlantVillage', 'PlantDoc', 'TomatoPD-IMG'])
+          if (part?.includes(source)) expect(all, `${id}: ${source}`).toContain(source);
+    }
     expect(content.references.map((r) => r.title)).toContain(
       'PlantDoc: A dataset for visual plant disease detection',
     );

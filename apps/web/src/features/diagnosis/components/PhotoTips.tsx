@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 /**
  * How to photograph a leaf so that the diagnosis is given and right more often. Each tip rests on a
  * measurement of the shipped MobileNet and ResNet50 on the lab test leaves under one condition at a
- * time (ml/README.md, "Photo conditions"): small in the frame, out of focus or shaken, dark, hard
+ * time (ml/LOG.md, "Photo conditions"): small in the frame, out of focus or shaken, dark, hard
  * shadows or glare, a compressed copy. Each of these costs every model measured; a plain background
  * helps the MobileNet but not the ResNet50, so it is not a tip.
  */
