@@ -45,7 +45,7 @@ def load_sources(cfg: TransferConfig, cache, idx, training: bool = True) -> dict
     fs, ns = field_split(), negatives_split()
     hashes = {"field": write_lists("field", fs), "negatives": write_lists("negatives", ns)}
     lim = (lambda xs: xs[: cfg.max_neg]) if cfg.max_neg else (lambda xs: xs)
-    extra = new_sources(lim) if FIELD2_DIR.is_dir() and OTHER_CROP_DIR.is_dir() else {}
+    extra = new_sources(fs, lim) if FIELD2_DIR.is_dir() and OTHER_CROP_DIR.is_dir() else {}
     hashes.update(extra.pop("hashes", {}))
     lab_lim = (lambda a: a[: cfg.max_lab]) if cfg.max_lab else (lambda a: a)
     t0 = time.time()
@@ -64,10 +64,11 @@ def load_sources(cfg: TransferConfig, cache, idx, training: bool = True) -> dict
     return out
 
 
-def new_sources(lim=lambda xs: xs) -> dict:
+def new_sources(fs: dict, lim=lambda xs: xs) -> dict:
     """The sets added on 2026-11-28: the second field source's validation and held-out parts, field-tomato-dev's
-    held-out part, and the other crops' validation and held-out parts (all "not a tomato leaf")."""
-    fs, f2, oc = field_split(), field2_split(), other_crop_split()
+    held-out part (of `fs`, its field_split), and the other crops' validation and held-out parts (all "not a tomato
+    leaf")."""
+    f2, oc = field2_split(), other_crop_split()
 
     def photos(base: Path, part: list) -> tuple[list[np.ndarray], np.ndarray]:
         return load_photos(base, [p.rel_path for p in part]), np.array([p.label for p in part], dtype=np.int64)
@@ -345,9 +346,10 @@ def evaluate_export(model, onnx_path: Path, cache, src: dict, rules: dict) -> di
     neg_hold = load_photos(NEGATIVES_DIR, [p.rel_path for p in held])
     xs, ys = stress_set(cache, test, [n for n in neg_hold if n.shape[0] >= 200] or neg_hold)
     fv_imgs, fv_y = src["field_val"]
+    out_field = _ort_or_torch(model, onnx_path, normalise_u8(np.stack(fv_imgs)), use_ort, rules)
     report = {
         "lab_test": set_report(out_test, y_test, rule),
-        "field_val": set_report(_ort_or_torch(model, onnx_path, normalise_u8(np.stack(fv_imgs)), use_ort, rules), fv_y, rule),
+        "field_val": set_report(out_field, fv_y, rule),
         "negatives_holdout": set_report(_ort_or_torch(model, onnx_path, normalise_u8(np.stack(neg_hold)), use_ort, rules), None, rule),
         "stress_from_lab_test": set_report(_ort_or_torch(model, onnx_path, normalise_u8(xs), use_ort, rules), ys, rule),
     }
@@ -356,7 +358,7 @@ def evaluate_export(model, onnx_path: Path, cache, src: dict, rules: dict) -> di
     report["synthetic_non_leaf_fresh_seed"] = set_report(_ort_or_torch(model, onnx_path, normalise_u8(synth), use_ort, rules), None, rule)
     if "field2_val" in src:  # the sets added on 2026-11-28 (new_sources)
         run = lambda imgs: _ort_or_torch(model, onnx_path, normalise_u8(np.stack(imgs)), use_ort, rules)  # noqa: E731
-        o1, o2 = run(fv_imgs), run(src["field2_val"][0])
+        o1, o2 = out_field, run(src["field2_val"][0])
         report["field2_val"] = set_report(o2, src["field2_val"][1], rule)
         report["field_val_all"] = set_report({k: np.concatenate([o1[k], o2[k]]) for k in o1},
                                              np.concatenate([fv_y, src["field2_val"][1]]), rule)
@@ -579,7 +581,7 @@ def reevaluate(model_path: Path, card: dict, cache_dir: Path = DEFAULT_CACHE_DIR
         raise SystemExit("error: the lab test split differs from the card's")
     fs, ns = field_split(), negatives_split()
     evaluated = card["out_of_distribution"]["evaluation"]
-    extra = new_sources() if "field2_val" in evaluated else {}
+    extra = new_sources(fs) if "field2_val" in evaluated else {}
     parts_of = {"field": fs, "negatives": ns, "field2": extra.get("field2_split"), "other_crop": extra.get("other_crop_split")}
     for key, parts in parts_of.items():
         if key not in card["data"]:

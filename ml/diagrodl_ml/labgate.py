@@ -39,7 +39,7 @@ from . import fieldaug as FA
 from .card import card_path, write_card
 from .ensemble import PREFIX as EXPERT, refit_after_graph_change
 from .export import file_digest
-from .fieldtrain import drop_cpu_figures, evaluation_sources, rethreshold
+from .fieldtrain import drop_cpu_figures, evaluation_sources, field_val_all, rethreshold
 from .quantize import probe_outputs
 from .sources import NEGATIVES_DIR
 from .transfer import LAB_LIKE_CUT, load_photos, normalise_u8, sigmoid, to224
@@ -86,19 +86,27 @@ def own_view(graph: onnx.GraphProto, features: str, prefix: str = PREFIX) -> str
     return prefix + "features"
 
 
-def probe(model_path: Path, images_u8: np.ndarray | list[np.ndarray], batch: int = 256) -> dict[str, np.ndarray]:
-    """Pooled features of each photo's own view, the main and the expert disease logits (float64)."""
+def _probe_own_view(model_path: Path, features: str, others: list[str], images_u8: np.ndarray | list[np.ndarray],
+                    batch: int = 256) -> list[np.ndarray]:
+    """Each photo's own-view pooled features (the tensor `features`, every view) and the tensors `others`, float64,
+    from a temporary copy of the file that has them as outputs."""
     m = onnx.load(str(model_path))
-    names = tensors(m.graph)
-    own = own_view(m.graph, names["features"])
+    own = own_view(m.graph, features)
     tmp = model_path.with_suffix(".gate-probe.onnx")
     onnx.save(m, str(tmp))
     try:
         x = normalise_u8(np.asarray(images_u8))
-        outs = probe_outputs(tmp, [own, names["main"], names["expert"]], [x[s:s + batch] for s in range(0, len(x), batch)])
+        outs = probe_outputs(tmp, [own, *others], [x[s:s + batch] for s in range(0, len(x), batch)])
     finally:
         tmp.unlink(missing_ok=True)
-    return {k: np.concatenate([o[i] for o in outs]).astype(np.float64) for i, k in enumerate(("features", "main", "expert"))}
+    return [np.concatenate([o[i] for o in outs]).astype(np.float64) for i in range(1 + len(others))]
+
+
+def probe(model_path: Path, images_u8: np.ndarray | list[np.ndarray], batch: int = 256) -> dict[str, np.ndarray]:
+    """Pooled features of each photo's own view, the main and the expert disease logits (float64)."""
+    names = tensors(onnx.load(str(model_path)).graph)
+    got = _probe_own_view(model_path, names["features"], [names["main"], names["expert"]], images_u8, batch)
+    return dict(zip(("features", "main", "expert"), got))
 
 
 # ---------------------------------------------------------------- the fits
@@ -326,19 +334,10 @@ def attach_gate(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -
 # ---------------------------------------------------------------- the gate alone: `lab_like` without a lab expert
 def pooled_features(model_path: Path, images_u8: np.ndarray | list[np.ndarray], batch: int = 256) -> np.ndarray:
     """The pooled features (the input of the head's Gemm) of each photo's own view, from the exported file."""
-    m = onnx.load(str(model_path))
-    head = next((n for n in m.graph.node if n.op_type == "Gemm" and "fc.weight" in n.input), None)
+    head = next((n for n in onnx.load(str(model_path)).graph.node if n.op_type == "Gemm" and "fc.weight" in n.input), None)
     if head is None:
         raise SystemExit(f"error: {model_path} has no Gemm with fc.weight (the network's head)")
-    own = own_view(m.graph, head.input[0])
-    tmp = model_path.with_suffix(".gate-probe.onnx")
-    onnx.save(m, str(tmp))
-    try:
-        x = normalise_u8(np.asarray(images_u8))
-        outs = probe_outputs(tmp, [own], [x[s:s + batch] for s in range(0, len(x), batch)])
-    finally:
-        tmp.unlink(missing_ok=True)
-    return np.concatenate([o[0] for o in outs]).astype(np.float64)
+    return _probe_own_view(model_path, head.input[0], [], images_u8, batch)[0]
 
 
 def add_lab_like(src: Path, dst: Path, gate: tuple[np.ndarray, float]) -> dict:
@@ -385,7 +384,7 @@ def attach_lab_like(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DI
     print(f"gate features: {', '.join(f'{k} {len(v)}' for k, v in feats.items())} ({time.time() - t0:.0f}s)", flush=True)
     gate = fit_gate(feats["lab"], feats["not_lab"])
     val = {"lab": pooled_features(model, [to224(np.asarray(cache.images[j])) for j in src["lab_val"]]),
-           "field": pooled_features(model, list(src["field_val"][0]) + list(src.get("field2_val", ([], None))[0]))}
+           "field": pooled_features(model, field_val_all(src)[0])}
     share = {k: round(float((gate_of(v, gate) >= LAB_LIKE_CUT).mean()), 4) for k, v in val.items()}
     add_lab_like(model, dst, gate)
     card["file"].update(name=dst.name, **file_digest(dst))
