@@ -332,6 +332,131 @@ describe('mainline', () => {
 describe('commands', () => {
   it('rejects an unknown command', () => {
     expect(isCommand('convert')).toBe(true);
-    fails('pump', {}, "command: expected one of convert, lateral, secondary, mainline, got 'pump'");
+    fails(
+      'pump',
+      {},
+      "command: expected one of convert, lateral, secondary, mainline, et0, schedule, got 'pump'",
+    );
+  });
+});
+
+/** FAO-56 Example 18 as the CLI takes it (wind 10 km/h at 10 m). */
+const BRUSSELS = {
+  method: 'penman-monteith',
+  latitude: 50.8,
+  altitude: 100,
+  dayOfYear: 187,
+  tmax: 21.5,
+  tmin: 12.3,
+  rhmax: 84,
+  rhmin: 63,
+  windSpeed: 10 / 3.6,
+  windHeight: 10,
+  sunshineHours: 9.25,
+};
+
+describe('et0', () => {
+  it("gives FAO-56 Example 18 with the issue's keys first", () => {
+    const output = runCommand('et0', BRUSSELS).output as Record<string, number>;
+    expect(Object.keys(output).slice(0, 9)).toEqual([
+      'et0',
+      'es',
+      'ea',
+      'Ra',
+      'N',
+      'Rs',
+      'Rso',
+      'Rn',
+      'u2',
+    ]);
+    expect(output.et0!.toFixed(2)).toBe('3.88');
+    expect(output.Ra!.toFixed(2)).toBe('41.09');
+    expect(output.Rso!.toFixed(2)).toBe('30.90');
+    expect(output.Rn!.toFixed(2)).toBe('13.28');
+    expect(output.u2!.toFixed(3)).toBe('2.078');
+    expect(output.method).toBe('penman-monteith');
+    expect(output.period).toBe('day');
+    expect(output.G).toBe(0);
+  });
+
+  it('Hargreaves needs only the temperatures', () => {
+    const { latitude, dayOfYear, tmax, tmin } = BRUSSELS;
+    const output = runCommand('et0', { method: 'hargreaves', latitude, dayOfYear, tmax, tmin })
+      .output as Record<string, number | null>;
+    expect(output.et0).toBeCloseTo(4.0582, 4);
+    expect(output.Rn).toBeNull();
+  });
+
+  it('names the bad field', () => {
+    fails('et0', { ...BRUSSELS, rhmax: 120 }, 'rhmax: rhmax must be between 0 and 100 %');
+    fails(
+      'et0',
+      { ...BRUSSELS, tmax: '21.5' },
+      'tmax: Invalid input: expected number, received string',
+    );
+    fails(
+      'et0',
+      { ...BRUSSELS, method: 'blaney' },
+      expect.stringMatching(/^method: Invalid option/),
+    );
+    fails('et0', { ...BRUSSELS, wind: 3 }, 'input: Unrecognized key: "wind"');
+    fails(
+      'et0',
+      { ...BRUSSELS, sunshineHours: undefined },
+      'sunshineHours: sunshineHours (or solarRadiation) is required with penman-monteith',
+    );
+  });
+});
+
+describe('schedule', () => {
+  const EXAMPLE = {
+    et0: 5,
+    kc: 1.15,
+    emitterFlow: 1.6,
+    emitterSpacing: 0.3,
+    lateralSpacing: 1.5,
+    eu: 90,
+    hoursAvailable: 20,
+  };
+
+  it("gives the issue's example with its keys first", () => {
+    const output = runCommand('schedule', EXAMPLE).output as Record<string, number>;
+    expect(Object.keys(output).slice(0, 7)).toEqual([
+      'kc',
+      'etc',
+      'netDepth',
+      'grossDepth',
+      'applicationRate',
+      'hoursPerSector',
+      'sectors',
+    ]);
+    expect(output.etc!.toFixed(2)).toBe('5.75');
+    expect(output.grossDepth!.toFixed(3)).toBe('6.389');
+    expect(output.applicationRate!.toFixed(3)).toBe('3.556');
+    expect(output.hoursPerSector!.toFixed(3)).toBe('1.797');
+    expect(output.sectors).toBe(11);
+  });
+
+  it('takes Kc from the stages and a day of the season', () => {
+    const { kc: _kc, ...rest } = EXAMPLE;
+    const output = runCommand('schedule', { ...rest, day: 50, stages: { kcIni: 0.5 } })
+      .output as Record<string, unknown>;
+    expect(output.kc).toBeCloseTo(0.825, 12);
+    expect(output.stage).toBe('development');
+  });
+
+  it('names the bad field', () => {
+    fails('schedule', { ...EXAMPLE, eu: 0 }, 'eu: eu must be above 0 and at most 100 %');
+    fails(
+      'schedule',
+      { ...EXAMPLE, kc: undefined, day: 5, stages: { late: 0 } },
+      'stages.late: late must be a whole number of days from 1 to 365',
+    );
+    fails(
+      'schedule',
+      { ...EXAMPLE, emitterFlow: undefined },
+      'emitterFlow: Invalid input: expected number, received undefined',
+    );
+    fails('schedule', { ...EXAMPLE, stages: { kcMax: 1 } }, 'stages: Unrecognized key: "kcMax"');
   });
 });

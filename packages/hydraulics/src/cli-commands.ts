@@ -24,8 +24,10 @@ import {
   type SecondarySectionInput,
 } from './secondary';
 import { convert, equivalents, isUnitOf, MEASURES, type Measure } from './units';
+import { et0InputSchema, referenceEvapotranspiration } from './evapotranspiration';
+import { irrigationSchedule, scheduleInputSchema } from './schedule';
 
-export const COMMANDS = ['convert', 'lateral', 'secondary', 'mainline'] as const;
+export const COMMANDS = ['convert', 'lateral', 'secondary', 'mainline', 'et0', 'schedule'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 /** Invalid command-line input: the CLI prints the message (it names the field) and exits 2. */
@@ -248,6 +250,54 @@ function runMainline(input: unknown, options: CommandOptions): CommandResult {
   return { output, epanetInp: engine(() => toEpanetInp(design), '--epanet: ') };
 }
 
+/** FAO-56 ET0 (README.md, "Irrigation scheduling"): the keys first, then the other intermediates. */
+function runEt0(input: unknown) {
+  const r = engine(() => referenceEvapotranspiration(parse(et0InputSchema, input)));
+  return {
+    et0: r.et0,
+    es: r.es,
+    ea: r.ea,
+    Ra: r.Ra,
+    N: r.N,
+    Rs: r.Rs,
+    Rso: r.Rso,
+    Rn: r.Rn,
+    u2: r.u2,
+    method: r.method,
+    period: r.period,
+    tmean: r.tmean,
+    pressure: r.pressure,
+    gamma: r.gamma,
+    delta: r.delta,
+    humidity: r.humidity,
+    dr: r.dr,
+    declination: r.declination,
+    sunsetAngle: r.sunsetAngle,
+    Rns: r.Rns,
+    Rnl: r.Rnl,
+    G: r.G,
+  };
+}
+
+/** The drip schedule: the keys first, then the stage and the system flow check. */
+function runSchedule(input: unknown) {
+  const r = engine(() => irrigationSchedule(parse(scheduleInputSchema, input)));
+  return {
+    kc: r.kc,
+    etc: r.etc,
+    netDepth: r.netDepth,
+    grossDepth: r.grossDepth,
+    applicationRate: r.applicationRate,
+    hoursPerSector: r.hoursPerSector,
+    sectors: r.sectors,
+    stage: r.stage,
+    day: r.day,
+    flowPerSector: r.flowPerSector,
+    sectorsForPump: r.sectorsForPump,
+    pumpOk: r.pumpOk,
+  };
+}
+
 export function isCommand(value: string): value is Command {
   return (COMMANDS as readonly string[]).includes(value);
 }
@@ -276,5 +326,9 @@ export function runCommand(
       return { output: runSecondary(input) };
     case 'mainline':
       return runMainline(input, options);
+    case 'et0':
+      return { output: runEt0(input) };
+    case 'schedule':
+      return { output: runSchedule(input) };
   }
 }

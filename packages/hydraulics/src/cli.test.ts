@@ -63,13 +63,53 @@ describe('hydro CLI (spawned)', { timeout: 120_000 }, () => {
     );
   });
 
+  it('et0 and schedule: FAO-56 Example 18 and the drip example; exit 2 naming the field', () => {
+    const et0 = hydro(
+      ['et0'],
+      JSON.stringify({
+        method: 'penman-monteith',
+        latitude: 50.8,
+        altitude: 100,
+        dayOfYear: 187,
+        tmax: 21.5,
+        tmin: 12.3,
+        rhmax: 84,
+        rhmin: 63,
+        windSpeed: 10 / 3.6,
+        windHeight: 10,
+        sunshineHours: 9.25,
+      }),
+    );
+    expect(et0.stderr).toBe('');
+    expect(et0.code).toBe(0);
+    expect((JSON.parse(et0.stdout) as { et0: number }).et0.toFixed(2)).toBe('3.88');
+    const input = {
+      et0: 5,
+      kc: 1.15,
+      emitterFlow: 1.6,
+      emitterSpacing: 0.3,
+      lateralSpacing: 1.5,
+      eu: 90,
+      hoursAvailable: 20,
+    };
+    const schedule = hydro(['schedule'], JSON.stringify(input));
+    expect(schedule.code).toBe(0);
+    expect((JSON.parse(schedule.stdout) as { sectors: number }).sectors).toBe(11);
+    const bad = hydro(['schedule'], JSON.stringify({ ...input, hoursAvailable: 30 }));
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toBe('hoursAvailable: hoursAvailable must be above 0 and at most 24 h\n');
+  });
+
   it('exits 2 on bad JSON, bad usage and unreadable files', () => {
     const badJson = hydro(['lateral'], '{ nope');
     expect(badJson.code).toBe(2);
     expect(badJson.stderr).toMatch(/^input: not valid JSON/);
     const usage = hydro([]);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toMatch(/^usage: hydro <convert\|lateral\|secondary\|mainline>/);
+    expect(usage.stderr).toMatch(
+      /^usage: hydro <convert\|lateral\|secondary\|mainline\|et0\|schedule>/,
+    );
     const missing = hydro(['lateral', '--input', '/nonexistent/file.json']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^--input: cannot read \/nonexistent\/file.json/);

@@ -1,7 +1,7 @@
 #!/usr/bin/env -S npx tsx
 /**
  * Hydraulics command-line tool. Usage:
- *   npm run -s hydro -- <convert|lateral|secondary|mainline> [--input FILE] [--epanet FILE]
+ *   npm run -s hydro -- <convert|lateral|secondary|mainline|et0|schedule> [--input FILE] [--epanet FILE]
  * Reads one JSON object from stdin (or FILE) and writes one JSON object to stdout. Invalid input:
  * exit code 2 and a message naming the field on stderr. `--epanet FILE` (mainline) also writes
  * the design as an EPANET input file.

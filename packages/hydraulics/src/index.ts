@@ -1,6 +1,7 @@
 /**
  * @diagrodl/hydraulics: unit converter, lateral-line calculator, secondary-line and main-line
- * designers, EPANET export. Pure TypeScript, no framework, no Node APIs (the CLI lives in cli.ts).
+ * designers, EPANET export, irrigation scheduling (FAO-56 ET0, tomato Kc, the drip schedule). Pure
+ * TypeScript, no framework, no Node APIs (the CLI lives in cli.ts).
  */
 export { HydraulicsInputError, type ValidationResult } from './errors';
 export {
@@ -162,3 +163,55 @@ export {
   type MainlineTotals,
 } from './mainline';
 export { toEpanetInp } from './epanet';
+export {
+  atmosphericPressure,
+  clearSkyRadiation,
+  daylightHours,
+  et0InputSchema,
+  extraterrestrialRadiation,
+  hargreaves,
+  inverseRelativeDistance,
+  meanSaturationVapourPressure,
+  monthDayOfYear,
+  monthlySoilHeatFlux,
+  netLongwaveRadiation,
+  netShortwaveRadiation,
+  penmanMonteith,
+  psychrometricConstant,
+  referenceEvapotranspiration,
+  saturationVapourPressure,
+  solarDeclination,
+  solarRadiationFromSunshine,
+  sunsetHourAngle,
+  vapourPressureSlope,
+  windSpeedAt2m,
+  ET0_METHODS,
+  ET0_PERIODS,
+  MAX_LATITUDE,
+  RADIATION_TO_EVAPORATION,
+  type Et0Input,
+  type Et0Method,
+  type Et0Period,
+  type Et0Result,
+  type HumiditySource,
+} from './evapotranspiration';
+export {
+  checkCropStages,
+  cropCoefficient,
+  cropCoefficientCurve,
+  cropStagesSchema,
+  seasonLength,
+  CROP_STAGES,
+  KC_KEYS,
+  LENGTH_KEYS,
+  MAX_KC,
+  TOMATO_STAGES,
+  type CropStage,
+  type CropStages,
+} from './crop-coefficient';
+export {
+  irrigationSchedule,
+  scheduleInputSchema,
+  type ScheduleInput,
+  type ScheduleResult,
+} from './schedule';

@@ -5,6 +5,7 @@ const ConverterPage = lazy(() => import('./converter/ConverterPage.tsx'));
 const LateralPage = lazy(() => import('./lateral/LateralPage.tsx'));
 const SecondaryPage = lazy(() => import('./secondary/SecondaryPage.tsx'));
 const MainlinePage = lazy(() => import('./mainline/MainlinePage.tsx'));
+const SchedulePage = lazy(() => import('./schedule/SchedulePage.tsx'));
 
 /** Routes this feature renders (path of the specification -> page element). */
 export const toolsPages: Partial<Record<string, ReactNode>> = {
@@ -12,4 +13,5 @@ export const toolsPages: Partial<Record<string, ReactNode>> = {
   [ROUTES.lateralDesigner]: <LateralPage />,
   [ROUTES.secondaryDesigner]: <SecondaryPage />,
   [ROUTES.principalDesigner]: <MainlinePage />,
+  [ROUTES.irrigationScheduling]: <SchedulePage />,
 };

@@ -3,6 +3,8 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { ROUTES } from '@diagrodl/contracts';
 import {
   DESIGN_MESSAGES,
   FRICTION_FORMULAS,
@@ -24,6 +26,7 @@ import { useNumberFormat } from '../shared/useNumberFormat.ts';
 import { useReportExport } from '../shared/useReportExport.ts';
 import { LateralDesignResult } from './LateralDesign.tsx';
 import { formatPlain, lateralReport, lateralSentence } from './report.ts';
+import type { FromLateral } from '../schedule/state.ts';
 import {
   DESIGN,
   FIX_MODES,
@@ -51,6 +54,7 @@ export default function LateralPage() {
       minimumFractionDigits: 4,
     });
   const exports = useReportExport(KIND, [svgRef, profileRef], { scientific });
+  const navigate = useNavigate();
 
   const input = calculation?.input ?? null;
   const result: LateralResult | null = useMemo(() => {
@@ -75,6 +79,16 @@ export default function LateralPage() {
     `${f.name} · ${t(`irrigation.lateral.fields.${f.key}`)}`;
   const sentence = result ? lateralSentence(result, t, fmt) : '';
   const limitText = result ? t('irrigation.lateral.limit', { limit: fmt(result.limit, 2) }) : '';
+  // The designed lateral's EU, mean emitter flow and emitter spacing, for irrigation scheduling.
+  const toSchedule = () => {
+    if (!result?.design || !input) return;
+    const fromLateral: FromLateral = {
+      eu: result.design.eu,
+      emitterFlow: result.design.qAvg,
+      emitterSpacing: input.spaceEmitter,
+    };
+    void navigate(ROUTES.irrigationScheduling, { state: { fromLateral } });
+  };
 
   return (
     <ToolPage
@@ -227,7 +241,18 @@ export default function LateralPage() {
         </section>
       )}
 
-      <ExportBar labels={labels} disabled={!result} {...exports.actions(report)} {...files} />
+      <ExportBar labels={labels} disabled={!result} {...exports.actions(report)} {...files}>
+        <Button
+          variant="outline-success"
+          size="sm"
+          disabled={!result?.design}
+          title={t('irrigation.schedule.fromLateralHint')}
+          onClick={toSchedule}
+          data-testid="lateral-to-schedule"
+        >
+          {t('irrigation.schedule.fromLateral')}
+        </Button>
+      </ExportBar>
     </ToolPage>
   );
 }

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { reportCsvRows, reportPdfBlocks } from '../shared/report.ts';
+import { latinLetters, scheduleReport, scheduleSentence } from './report.ts';
+import {
+  activeFields,
+  compute,
+  init,
+  parseSaved,
+  reducer,
+  toSaved,
+  type Action,
+  type State,
+} from './state.ts';
+
+const calculated = (s: State) => reducer(s, { type: 'calculate' });
+const apply = (s: State, ...actions: Action[]) => actions.reduce(reducer, s);
+/** The issue's drip example: ET0 5.0 and Kc 1.15 typed, the default drip layout. */
+const typed = () =>
+  apply(
+    init(null),
+    { type: 'options', patch: { et0Source: 'typed', kcMode: 'typed' } },
+    { type: 'raw', key: 'et0', value: '5,0' },
+    { type: 'raw', key: 'kc', value: '1.15' },
+  );
+
+describe('irrigation scheduling state', () => {
+  it('the defaults are FAO-56 Example 18 and tomato on day 80', () => {
+    const s = calculated(init(null));
+    expect(s.alert).toBeNull();
+    const c = compute(s.calculation!);
+    expect(c.et0!.et0.toFixed(2)).toBe('3.88');
+    expect(c.et0!.Ra.toFixed(2)).toBe('41.09');
+    expect(c.schedule.kc).toBe(1.15);
+    expect(c.schedule.stage).toBe('midSeason');
+    expect(c.schedule.etc).toBeCloseTo(1.15 * c.et0!.et0, 12);
+  });
+
+  it('gives the issue’s schedule with ET0 and Kc typed (decimal comma accepted)', () => {
+    const s = calculated(typed());
+    expect(s.calculation!.et0Input).toBeNull();
+    const c = compute(s.calculation!);
+    expect(c.schedule.etc.toFixed(2)).toBe('5.75');
+    expect(c.schedule.grossDepth.toFixed(3)).toBe('6.389');
+    expect(c.schedule.applicationRate.toFixed(3)).toBe('3.556');
+    expect(c.schedule.hoursPerSector.toFixed(3)).toBe('1.797');
+    expect(c.schedule.sectors).toBe(11);
+  });
+
+  it('only the fields of the choices made are read', () => {
+    expect(activeFields(init(null).options)).not.toContain('et0');
+    const hargreaves = apply(init(null), {
+      type: 'options',
+      patch: { et0Source: 'hargreaves' },
+    });
+    expect(activeFields(hargreaves.options)).not.toContain('rhmax');
+    // A bad relative humidity does not matter to Hargreaves.
+    const s = calculated(apply(hargreaves, { type: 'raw', key: 'rhmax', value: 'x' }));
+    expect(s.alert).toBeNull();
+    expect(compute(s.calculation!).et0!.method).toBe('hargreaves');
+    const month = calculated(
+      apply(
+        init(null),
+        { type: 'options', patch: { period: 'month', month: '4' } },
+        { type: 'raw', key: 'tPrevious', value: '20' },
+      ),
+    );
+    expect(month.calculation!.et0Input!.dayOfYear).toBe(105);
+    expect(compute(month.calculation!).et0!.G).toBeCloseTo(0.14 * (16.9 - 20), 12);
+  });
+
+  it('names the field that is not a number, or that the engine refuses', () => {
+    const good = calculated(init(null));
+    const nan = calculated(apply(good, { type: 'raw', key: 'tmax', value: 'abc' }));
+    expect(nan.alert).toEqual({ field: 'tmax', key: 'irrigation.notANumber' });
+    expect(nan.calculation).toBe(good.calculation);
+    const blank = calculated(apply(good, { type: 'raw', key: 'emitterFlow', value: ' ' }));
+    expect(blank.alert).toEqual({ field: 'emitterFlow', key: 'irrigation.notANumber' });
+    const refused = calculated(apply(good, { type: 'raw', key: 'rhmin', value: '90' }));
+    expect(refused.alert).toMatchObject({
+      field: 'rhmin',
+      key: 'irrigation.schedule.invalid.rhmin',
+    });
+    const stage = calculated(apply(good, { type: 'raw', key: 'late', value: '0' }));
+    expect(stage.alert).toMatchObject({ field: 'late', key: 'irrigation.schedule.invalid.late' });
+    const pump = calculated(apply(good, { type: 'raw', key: 'systemFlow', value: '10' }));
+    expect(pump.alert).toMatchObject({ field: 'area', key: 'irrigation.schedule.invalid.area' });
+    // Optional fields may stay blank.
+    const optional = calculated(apply(good, { type: 'raw', key: 'effectiveRain', value: '' }));
+    expect(optional.alert).toBeNull();
+    expect(optional.calculation!.schedule.effectiveRain).toBe(0);
+  });
+
+  it('takes the lateral design’s EU, mean flow and spacing', () => {
+    const s = apply(init(null), {
+      type: 'fromLateral',
+      values: { eu: 93.456789, emitterFlow: 1.123456789, emitterSpacing: 0.2 },
+    });
+    expect(s.imported).toBe(true);
+    expect([s.raw.eu, s.raw.emitterFlow, s.raw.emitterSpacing]).toEqual(['93.46', '1.1235', '0.2']);
+    expect(init(parseSaved(JSON.parse(JSON.stringify(toSaved(s))))).imported).toBe(false);
+  });
+
+  it('reset and a saved design', () => {
+    const s = calculated(typed());
+    expect(reducer(s, { type: 'reset' })).toEqual(init(null));
+    const back = init(parseSaved(JSON.parse(JSON.stringify(toSaved(s)))));
+    expect(back.calculation).toEqual(s.calculation);
+    expect(back.options).toEqual(s.options);
+    expect(parseSaved({ raw: { et0: 1 }, options: {} })).toBeNull();
+    const bad = parseSaved({ ...toSaved(s), options: { et0Source: 'x', month: '13' } })!;
+    expect(bad.options.et0Source).toBe('penman-monteith');
+    expect(bad.options.month).toBe('7');
+  });
+});
+
+describe('irrigation scheduling report', () => {
+  const t = ((key: string, values?: Record<string, unknown>) =>
+    values && 'count' in values ? `${key}:${String(values.count)}` : key) as never;
+  const fmt = (v: number, d = 2) => v.toFixed(d);
+
+  it('CSV: the choices and inputs, ET0 and its terms, the results and the season', () => {
+    const s = calculated(init(null));
+    const c = compute(s.calculation!);
+    const rows = reportCsvRows(scheduleReport(s.calculation!, s.options, c, t, 'es', fmt));
+    expect(rows[0]).toEqual([
+      'irrigation.csv.input',
+      'irrigation.csv.value',
+      'irrigation.csv.unit',
+    ]);
+    expect(rows[1]).toEqual([
+      'irrigation.schedule.et0Source',
+      'irrigation.schedule.et0Sources.penman-monteith',
+    ]);
+    expect(rows).toContainEqual(['irrigation.schedule.fields.tmax', 21.5, '°C']);
+    expect(rows).toContainEqual(['irrigation.schedule.et0Figures.Ra', c.et0!.Ra, 'MJ/m²/d']);
+    expect(rows).toContainEqual(['irrigation.schedule.figures.sectors', c.schedule.sectors, '']);
+    const season = rows.findIndex((r) => r[0] === 'irrigation.schedule.cols.day');
+    expect(rows.slice(season + 1)).toHaveLength(135);
+    expect(rows[season + 80]).toEqual([
+      80,
+      'irrigation.schedule.stages.midSeason',
+      1.15,
+      1.15 * c.et0!.et0,
+    ]);
+  });
+
+  it('PDF: figures, the sentence and the chart; no ET0 terms when ET0 is typed', () => {
+    const s = calculated(typed());
+    const c = compute(s.calculation!);
+    const blocks = reportPdfBlocks(
+      scheduleReport(s.calculation!, s.options, c, t, 'es', fmt),
+      fmt,
+      [null],
+    );
+    expect(blocks.map((b) => b.kind)).toEqual(['pairs', 'pairs', 'text', 'chart']);
+    expect(blocks[2]).toMatchObject({ text: 'irrigation.schedule.sentence.sectors:11' });
+    expect(scheduleSentence(c.schedule, 20, t, fmt)).toBe(
+      'irrigation.schedule.sentence.sectors:11',
+    );
+    expect(latinLetters('Constante psicrométrica (γ), Δ, δ, ωs')).toBe(
+      'Constante psicrométrica (gamma), Delta, delta, omegas',
+    );
+  });
+});

@@ -1,0 +1,380 @@
+/**
+ * The irrigation scheduling screen's state: the raw strings of its fields, the choices (how ET0
+ * is obtained, humidity, radiation, how Kc is chosen), the last calculation and the alert, with a
+ * pure reducer (no React, no browser).
+ */
+import {
+  HydraulicsInputError,
+  KC_KEYS,
+  LENGTH_KEYS,
+  TOMATO_STAGES,
+  checkCropStages,
+  irrigationSchedule,
+  monthDayOfYear,
+  parseDecimal,
+  referenceEvapotranspiration,
+  type CropStages,
+  type Et0Input,
+  type ScheduleInput,
+} from '@diagrodl/hydraulics';
+import { is } from '../shared/export.ts';
+
+export const KIND = 'schedule';
+
+export const ET0_SOURCES = ['penman-monteith', 'hargreaves', 'typed'] as const;
+export type Et0Source = (typeof ET0_SOURCES)[number];
+export const PERIODS = ['day', 'month'] as const;
+export type Period = (typeof PERIODS)[number];
+export const HUMIDITY_MODES = ['rhmax-rhmin', 'rhmean', 'tdew', 'ea'] as const;
+export type HumidityMode = (typeof HUMIDITY_MODES)[number];
+export const RADIATION_MODES = ['sunshine', 'measured'] as const;
+export type RadiationMode = (typeof RADIATION_MODES)[number];
+export const KC_MODES = ['stage', 'typed'] as const;
+export type KcMode = (typeof KC_MODES)[number];
+
+/** Every number field of the screen with its unit (the field's label is in the locales). */
+export const FIELDS = {
+  latitude: '°',
+  altitude: 'm',
+  dayOfYear: '',
+  tmax: '°C',
+  tmin: '°C',
+  rhmax: '%',
+  rhmin: '%',
+  rhmean: '%',
+  tdew: '°C',
+  ea: 'kPa',
+  windSpeed: 'm/s',
+  windHeight: 'm',
+  sunshineHours: 'h',
+  solarRadiation: 'MJ/m²/d',
+  tPrevious: '°C',
+  tNext: '°C',
+  et0: 'mm/d',
+  initial: 'd',
+  development: 'd',
+  midSeason: 'd',
+  late: 'd',
+  kcIni: '',
+  kcMid: '',
+  kcEnd: '',
+  day: '',
+  kc: '',
+  effectiveRain: 'mm/d',
+  emitterFlow: 'L/h',
+  emitterSpacing: 'm',
+  lateralSpacing: 'm',
+  eu: '%',
+  leachingFraction: '',
+  hoursAvailable: 'h',
+  area: 'ha',
+  systemFlow: 'm³/h',
+} as const;
+export type FieldKey = keyof typeof FIELDS;
+export type Raw = Record<FieldKey, string>;
+const KEYS = Object.keys(FIELDS) as FieldKey[];
+
+/** Fields that may stay blank: their default (0) or nothing. */
+const OPTIONAL: readonly FieldKey[] = [
+  'tNext',
+  'effectiveRain',
+  'leachingFraction',
+  'area',
+  'systemFlow',
+];
+
+export interface Options {
+  et0Source: Et0Source;
+  period: Period;
+  /** The month (1-12) of a monthly ET0, as text for the select. */
+  month: string;
+  humidity: HumidityMode;
+  radiation: RadiationMode;
+  kcMode: KcMode;
+}
+
+/**
+ * The defaults: the climate of FAO-56 Example 18 (Brussels, 6 July; wind 10 km/h = 2.778 m/s at
+ * 10 m), tomato's stages on day 80 (mid-season), and the issue's drip layout (1.6 L/h every
+ * 0.30 m, laterals 1.5 m apart, EU 90 %, 20 h a day).
+ */
+const DEFAULT_RAW: Raw = {
+  latitude: '50.8',
+  altitude: '100',
+  dayOfYear: '187',
+  tmax: '21.5',
+  tmin: '12.3',
+  rhmax: '84',
+  rhmin: '63',
+  rhmean: '',
+  tdew: '',
+  ea: '',
+  windSpeed: '2.778',
+  windHeight: '10',
+  sunshineHours: '9.25',
+  solarRadiation: '',
+  tPrevious: '',
+  tNext: '',
+  et0: '5',
+  ...(Object.fromEntries(
+    [...LENGTH_KEYS, ...KC_KEYS].map((k) => [k, String(TOMATO_STAGES[k])]),
+  ) as Record<keyof CropStages, string>),
+  day: '80',
+  kc: '1.15',
+  effectiveRain: '0',
+  emitterFlow: '1.6',
+  emitterSpacing: '0.3',
+  lateralSpacing: '1.5',
+  eu: '90',
+  leachingFraction: '0',
+  hoursAvailable: '20',
+  area: '',
+  systemFlow: '',
+};
+
+const DEFAULT_OPTIONS: Options = {
+  et0Source: 'penman-monteith',
+  period: 'day',
+  month: '7',
+  humidity: 'rhmax-rhmin',
+  radiation: 'sunshine',
+  kcMode: 'stage',
+};
+
+/** What one calculation needs: the ET0 input (null when ET0 is typed) and the schedule's. */
+export interface Calculation {
+  et0Input: Et0Input | null;
+  /** The schedule's input; et0 is the typed value, or filled in from et0Input. */
+  schedule: ScheduleInput;
+  /** The crop's stages (for the season's chart), whichever way Kc is chosen. */
+  stages: CropStages;
+}
+
+/** The number fields the current choices use, in the screen's order. */
+export function activeFields(options: Options): FieldKey[] {
+  const fields: FieldKey[] = [];
+  if (options.et0Source === 'typed') fields.push('et0');
+  else {
+    fields.push('latitude');
+    if (options.et0Source === 'penman-monteith') fields.push('altitude');
+    if (options.period === 'day') fields.push('dayOfYear');
+    fields.push('tmax', 'tmin');
+    if (options.et0Source === 'penman-monteith') {
+      const humidity: Record<HumidityMode, FieldKey[]> = {
+        'rhmax-rhmin': ['rhmax', 'rhmin'],
+        rhmean: ['rhmean'],
+        tdew: ['tdew'],
+        ea: ['ea'],
+      };
+      fields.push(...humidity[options.humidity], 'windSpeed', 'windHeight');
+      fields.push(options.radiation === 'sunshine' ? 'sunshineHours' : 'solarRadiation');
+      if (options.period === 'month') fields.push('tPrevious', 'tNext');
+    }
+  }
+  fields.push(...LENGTH_KEYS, ...KC_KEYS, options.kcMode === 'stage' ? 'day' : 'kc');
+  fields.push(
+    'effectiveRain',
+    'emitterFlow',
+    'emitterSpacing',
+    'lateralSpacing',
+    'eu',
+    'leachingFraction',
+    'hoursAvailable',
+    'area',
+    'systemFlow',
+  );
+  return fields;
+}
+
+/** The alert of a field: an i18n key and the engine's message when the key has no text. */
+export interface FieldAlert {
+  field: string;
+  key: string;
+  fallback?: string;
+}
+
+/** The numbers of the active fields, or the first field that is not a number. */
+export function toCalculation(
+  raw: Raw,
+  options: Options,
+): { value: Calculation } | { alert: FieldAlert } {
+  const n: Partial<Record<FieldKey, number>> = {};
+  for (const key of activeFields(options)) {
+    const text = raw[key];
+    if (OPTIONAL.includes(key) && text.trim() === '') continue;
+    const value = parseDecimal(text);
+    if (value === null) return { alert: { field: key, key: 'irrigation.notANumber' } };
+    n[key] = value;
+  }
+  const stages = Object.fromEntries(
+    [...LENGTH_KEYS, ...KC_KEYS].map((k) => [k, n[k]!]),
+  ) as unknown as CropStages;
+  let et0Input: Et0Input | null = null;
+  if (options.et0Source !== 'typed') {
+    const month = Number(options.month);
+    et0Input = {
+      method: options.et0Source,
+      period: options.period,
+      latitude: n.latitude!,
+      dayOfYear: options.period === 'month' ? monthDayOfYear(month) : n.dayOfYear!,
+      tmax: n.tmax!,
+      tmin: n.tmin!,
+    };
+    for (const key of [
+      'altitude',
+      'rhmax',
+      'rhmin',
+      'rhmean',
+      'tdew',
+      'ea',
+      'windSpeed',
+      'windHeight',
+      'sunshineHours',
+      'solarRadiation',
+      'tPrevious',
+      'tNext',
+    ] as const) {
+      if (n[key] !== undefined) et0Input[key] = n[key];
+    }
+  }
+  const schedule: ScheduleInput = {
+    et0: n.et0 ?? 0,
+    effectiveRain: n.effectiveRain ?? 0,
+    emitterFlow: n.emitterFlow!,
+    emitterSpacing: n.emitterSpacing!,
+    lateralSpacing: n.lateralSpacing!,
+    eu: n.eu!,
+    leachingFraction: n.leachingFraction ?? 0,
+    hoursAvailable: n.hoursAvailable!,
+    ...(options.kcMode === 'stage' ? { stages, day: n.day! } : { kc: n.kc! }),
+    ...(n.area === undefined ? {} : { area: n.area }),
+    ...(n.systemFlow === undefined ? {} : { systemFlow: n.systemFlow }),
+  };
+  return { value: { et0Input, schedule, stages } };
+}
+
+/** ET0, the schedule and the season's Kc, computed (throws HydraulicsInputError on bad input). */
+export function compute(calculation: Calculation) {
+  checkCropStages(calculation.stages);
+  const et0 = calculation.et0Input ? referenceEvapotranspiration(calculation.et0Input) : null;
+  const schedule = irrigationSchedule({
+    ...calculation.schedule,
+    et0: et0 ? et0.et0 : calculation.schedule.et0,
+  });
+  return { et0, schedule, et0Value: et0 ? et0.et0 : calculation.schedule.et0 };
+}
+export type Computed = ReturnType<typeof compute>;
+
+/** What the lateral page hands over: its EU, mean emitter flow and emitter spacing. */
+export interface FromLateral {
+  eu: number;
+  emitterFlow: number;
+  emitterSpacing: number;
+}
+
+export interface Saved {
+  raw: Raw;
+  options: Options;
+  calculated: boolean;
+}
+
+export interface State extends Saved {
+  calculation: Calculation | null;
+  alert: FieldAlert | null;
+  /** True right after values came from the lateral page (a note on the screen; not saved). */
+  imported: boolean;
+}
+
+export type Action =
+  | { type: 'raw'; key: FieldKey; value: string }
+  | { type: 'options'; patch: Partial<Options> }
+  | { type: 'fromLateral'; values: FromLateral }
+  | { type: 'calculate' }
+  | { type: 'reset' };
+
+/** The alert for an input the engine refuses (its field and message). */
+function engineAlert(error: HydraulicsInputError): FieldAlert {
+  const field = error.field.replace(/^stages\./, '');
+  return { field, key: `irrigation.schedule.invalid.${field}`, fallback: error.message };
+}
+
+function calculate(state: State): State {
+  const parsed = toCalculation(state.raw, state.options);
+  if ('alert' in parsed) return { ...state, alert: parsed.alert };
+  try {
+    compute(parsed.value);
+  } catch (error) {
+    if (error instanceof HydraulicsInputError) return { ...state, alert: engineAlert(error) };
+    throw error;
+  }
+  return { ...state, alert: null, calculation: parsed.value, calculated: true };
+}
+
+export function init(saved: Saved | null): State {
+  const state: State = {
+    raw: saved?.raw ?? { ...DEFAULT_RAW },
+    options: saved?.options ?? { ...DEFAULT_OPTIONS },
+    calculated: false,
+    calculation: null,
+    alert: null,
+    imported: false,
+  };
+  return saved?.calculated ? calculate(state) : state;
+}
+
+/** A saved design (autosave or file); null when it is not one of this screen. */
+export function parseSaved(data: unknown): Saved | null {
+  if (!is.record(data) || !is.stringRecord(data.raw, KEYS) || !is.record(data.options)) {
+    return null;
+  }
+  const o = data.options;
+  const pick = <T extends string>(values: readonly T[], value: unknown, fallback: T): T =>
+    (values as readonly unknown[]).includes(value) ? (value as T) : fallback;
+  const month = Number(o.month);
+  return {
+    raw: Object.fromEntries(KEYS.map((k) => [k, (data.raw as Raw)[k]])) as Raw,
+    options: {
+      et0Source: pick(ET0_SOURCES, o.et0Source, DEFAULT_OPTIONS.et0Source),
+      period: pick(PERIODS, o.period, DEFAULT_OPTIONS.period),
+      month: Number.isInteger(month) && month >= 1 && month <= 12 ? String(month) : '7',
+      humidity: pick(HUMIDITY_MODES, o.humidity, DEFAULT_OPTIONS.humidity),
+      radiation: pick(RADIATION_MODES, o.radiation, DEFAULT_OPTIONS.radiation),
+      kcMode: pick(KC_MODES, o.kcMode, DEFAULT_OPTIONS.kcMode),
+    },
+    calculated: data.calculated === true,
+  };
+}
+
+export function toSaved(state: State): Saved {
+  return { raw: state.raw, options: state.options, calculated: state.calculation !== null };
+}
+
+/** A number as a field's text, without binary noise (93.456789 → "93.46" with 2 decimals). */
+const fieldText = (value: number, digits: number) => String(Number(value.toFixed(digits)));
+
+export function reducer(state: State, action: Action): State {
+  switch (action.type) {
+    case 'raw':
+      return { ...state, raw: { ...state.raw, [action.key]: action.value } };
+    case 'options':
+      return { ...state, options: { ...state.options, ...action.patch } };
+    case 'fromLateral':
+      return {
+        ...state,
+        raw: {
+          ...state.raw,
+          eu: fieldText(action.values.eu, 2),
+          emitterFlow: fieldText(action.values.emitterFlow, 4),
+          emitterSpacing: fieldText(action.values.emitterSpacing, 4),
+        },
+        imported: true,
+      };
+    case 'reset':
+      return init(null);
+    case 'calculate':
+      return calculate(state);
+  }
+}
+
+/** The screen as `useDesign` runs it: autosave, restore and design files. */
+export const DESIGN = { kind: KIND, reducer, init, parse: parseSaved, toSaved };
