@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomToken } from './tokens.ts';
 
+/** The generated secret's file in DATA_DIR (the backup archive carries it). */
+export const SESSION_SECRET_FILE = '.session-secret';
+
 /**
  * The secret that signs CSRF tokens. From SESSION_SECRET when set (required when several
  * processes share a database); otherwise generated once and kept in DATA_DIR so that
@@ -9,7 +12,7 @@ import { randomToken } from './tokens.ts';
  */
 export function resolveSessionSecret(configured: string | undefined, dataDir: string): string {
   if (configured) return configured;
-  const file = path.join(dataDir, '.session-secret');
+  const file = path.join(dataDir, SESSION_SECRET_FILE);
   try {
     const existing = fs.readFileSync(file, 'utf8').trim();
     if (existing.length >= 32) return existing;
