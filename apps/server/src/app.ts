@@ -18,6 +18,7 @@ import type { RunnerOptions } from './modules/diagnosis/identification-runner.ts
 import { healthModule } from './modules/health/index.ts';
 import { SessionRepository } from './modules/session/session.repository.ts';
 import { Sessions } from './modules/session/sessions.ts';
+import { UserDataParts } from './modules/users/user-data.ts';
 import { UserRepository } from './modules/users/user.repository.ts';
 import type { Platform } from './platform.ts';
 import { registerCsrf } from './plugins/csrf.ts';
@@ -128,6 +129,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     sessions,
     limiter: new RateLimiter(new RateLimitRepository(db.kysely)),
     mailer,
+    userData: new UserDataParts(),
   };
 
   // The modules, each a Fastify plugin (src/modules/<name>/index.ts).

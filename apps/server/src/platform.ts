@@ -9,6 +9,7 @@ import type { Db } from './db/database.ts';
 import type { RateLimiter } from './lib/rate-limit/rate-limiter.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Sessions } from './modules/session/sessions.ts';
+import type { UserDataParts } from './modules/users/user-data.ts';
 import type { UserRepository } from './modules/users/user.repository.ts';
 
 export interface Platform {
@@ -19,4 +20,6 @@ export interface Platform {
   sessions: Sessions;
   limiter: RateLimiter;
   mailer: Mailer;
+  /** What modules keep of each user beyond the rows (files, work in progress): "Mis datos". */
+  userData: UserDataParts;
 }

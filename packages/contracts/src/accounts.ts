@@ -66,6 +66,34 @@ export const ACCOUNT_MESSAGES_EN = {
   resetDone: 'Your password has been reset. You can now log in with it.',
 } satisfies EnglishTwin<typeof ACCOUNT_MESSAGES>;
 
+/** "Mis datos": the data archive and the deletion of an account (Spanish details). */
+export const MY_DATA_MESSAGES = {
+  passwordMissing: 'Escribe tu contraseña para borrar tu cuenta.',
+  passwordWrong: 'La contraseña no es correcta. No se borró nada.',
+  confirmMissing: 'Marca la casilla para confirmar que quieres borrar tu cuenta y todos tus datos.',
+  deleted:
+    'Tu cuenta y todos tus datos se borraron. Te enviamos un correo electrónico que lo confirma.',
+  deletedMailFailed:
+    'Tu cuenta y todos tus datos se borraron. No se pudo enviar el correo electrónico de confirmación.',
+} as const;
+
+export const MY_DATA_MESSAGES_EN = {
+  passwordMissing: 'Enter your password to delete your account.',
+  passwordWrong: 'The password is not correct. Nothing was deleted.',
+  confirmMissing: 'Tick the box to confirm that you want to delete your account and all your data.',
+  deleted:
+    'Your account and all your data have been deleted. We have sent you an email confirming it.',
+  deletedMailFailed:
+    'Your account and all your data have been deleted. The confirmation email could not be sent.',
+} satisfies EnglishTwin<typeof MY_DATA_MESSAGES>;
+
+/** POST /api/my_data/delete/ */
+export interface DeleteAccountBody {
+  password: string;
+  /** The person ticked "I understand that this deletes my account and all my data". */
+  confirm: boolean;
+}
+
 const WAIT_UNITS = {
   es: { second: ['segundo', 'segundos'], minute: ['minuto', 'minutos'] },
   en: { second: ['second', 'seconds'], minute: ['minute', 'minutes'] },

@@ -32,6 +32,9 @@ export async function openDatabase(database: Config['database']): Promise<Db> {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // a deleted row (an account deleted from "Mis datos") is overwritten in the file, not left
+    // readable in free pages until they are reused
+    sqlite.pragma('secure_delete = ON');
     kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
     dialect = 'sqlite';
     describe = `sqlite:${database.file}`;

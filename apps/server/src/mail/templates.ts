@@ -94,3 +94,50 @@ export function resetMail(
     ].join('\n'),
   };
 }
+
+/** Confirms that an account and all its data were deleted ("Mis datos"). */
+export function accountDeletedMail(
+  language: MailLanguage,
+  to: { email: string; firstName: string; userName: string },
+  base: string,
+): MailMessage {
+  const register = `${base}${ROUTES.createAccount}`;
+  if (language === 'en') {
+    return {
+      to: to.email,
+      subject: `Your ${TOOL} account has been deleted`,
+      text: [
+        `Hello ${to.firstName},`,
+        '',
+        `as you asked, the ${TOOL} account "${to.userName}" has been deleted with all its data:`,
+        'your profile, your diagnoses and their history, your photos, heatmaps and reports, and',
+        'your sessions. The messages you sent through the contact form are kept, no longer linked',
+        'to any account.',
+        '',
+        `You can create a new account at any time, with the same user name and email: ${register}`,
+        '',
+        `If you did not ask for this, write to us at once: ${base}${ROUTES.contact}`,
+        '',
+        `-- ${TOOL}`,
+      ].join('\n'),
+    };
+  }
+  return {
+    to: to.email,
+    subject: `Tu cuenta de ${TOOL} se borró`,
+    text: [
+      `Hola ${to.firstName}:`,
+      '',
+      `como lo pediste, la cuenta "${to.userName}" de ${TOOL} se borró con todos sus datos:`,
+      'tu perfil, tus diagnósticos y su historial, tus fotos, mapas de calor y reportes, y tus',
+      'sesiones. Los mensajes que enviaste por el formulario de contacto se conservan, ya sin',
+      'relación con ninguna cuenta.',
+      '',
+      `Puedes crear una cuenta nueva cuando quieras, con el mismo nombre de usuario y correo: ${register}`,
+      '',
+      `Si no lo pediste tú, escríbenos cuanto antes: ${base}${ROUTES.contact}`,
+      '',
+      `-- ${TOOL}`,
+    ].join('\n'),
+  };
+}

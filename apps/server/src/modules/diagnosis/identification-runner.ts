@@ -40,7 +40,7 @@ interface Job {
   modelId: string;
 }
 
-export type RunOutcome = 'done' | 'handed-over' | 'lost' | 'error';
+export type RunOutcome = 'done' | 'handed-over' | 'lost' | 'error' | 'stopped';
 
 export interface RunnerOptions {
   /**
@@ -62,7 +62,8 @@ export interface RunnerOptions {
   /**
    * Tests: called when this process stops working on a run: 'done' (every photo identified),
    * 'handed-over' (stopping: the lease ended at once for the next holder), 'lost' (taken over by
-   * another process) or 'error' (ended with the 'interrupted' message).
+   * another process), 'error' (ended with the 'interrupted' message) or 'stopped' (its user's
+   * account is being deleted: the run ends here and goes with the account).
    */
   onRunEnd?: (info: { userId: number; runId: number; outcome: RunOutcome }) => void;
 }
@@ -79,7 +80,10 @@ export class IdentificationRunner {
   private readonly drainMs: number;
   private stopping = false;
   private sweeping: Promise<void> | null = null;
-  private readonly jobs = new Set<Promise<void>>();
+  /** The jobs this process works on, with their user. */
+  private readonly jobs = new Map<Promise<void>, number>();
+  /** Users whose work is held (their account is being deleted), with how many holds. */
+  private readonly held = new Map<number, number>();
   /** Owner tokens of the runs this process is working on (never swept by itself). */
   private readonly owned = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -106,7 +110,9 @@ export class IdentificationRunner {
    * how far it got). With `wait`, answers only when the run has ended.
    */
   async predict(userId: number, opts: { wait?: boolean } = {}): Promise<PredictReply> {
-    if (this.stopping) throw new HttpError(503, SERVER_MESSAGES.unavailable);
+    if (this.stopping || this.held.has(userId)) {
+      throw new HttpError(503, SERVER_MESSAGES.unavailable);
+    }
     const settings = await this.repo.getSettings(userId);
     if (!settings) throw new HttpError(409, M.configRequired);
     if (!this.models.has(settings.model_id)) throw new HttpError(503, M.modelUnavailable);
@@ -162,7 +168,7 @@ export class IdentificationRunner {
         this.jobs.delete(job);
         this.owned.delete(token);
       });
-    this.jobs.add(job);
+    this.jobs.set(job, run.userId);
     return job;
   }
 
@@ -241,9 +247,9 @@ export class IdentificationRunner {
     let outcome: RunOutcome = 'error';
     try {
       for (let start = 0; start < images.length; start += this.chunkSize) {
-        if (this.stopping || lost) break;
+        if (this.stopping || lost || this.held.has(userId)) break;
         await this.opts.beforeChunk?.({ userId, runId, done });
-        if (this.stopping || lost) break;
+        if (this.stopping || lost || this.held.has(userId)) break;
         const chunk = images.slice(start, start + this.chunkSize);
         failed += await this.identifyChunk(userId, token, chunk, modelId);
         done += chunk.length;
@@ -251,6 +257,9 @@ export class IdentificationRunner {
       }
       if (lost) {
         outcome = 'lost';
+      } else if (done < images.length && this.held.has(userId)) {
+        // the account is being deleted: no hand-over, the run's rows go with the account
+        outcome = 'stopped';
       } else if (done < images.length) {
         // stopping: the lease ends now, so the next holder does not wait for it
         await this.repo.handOver(runId, token);
@@ -368,6 +377,26 @@ export class IdentificationRunner {
   }
 
   /**
+   * Stops this process's work on a user's runs (the account is being deleted): a running job
+   * ends after the chunk it is writing, without handing its run over, and no run of the user
+   * starts or is taken over here until the returned release is called. Resolves once none of
+   * the user's jobs is left.
+   */
+  async hold(userId: number): Promise<() => void> {
+    this.held.set(userId, (this.held.get(userId) ?? 0) + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const n = (this.held.get(userId) ?? 1) - 1;
+      if (n > 0) this.held.set(userId, n);
+      else this.held.delete(userId);
+    };
+    await Promise.allSettled([...this.jobs].filter(([, u]) => u === userId).map(([job]) => job));
+    return release;
+  }
+
+  /**
    * How far this user's latest run got. A run whose holder stopped is still 'running': a live
    * process takes it over within about a lease (the page keeps polling; no error for work the
    * product can still do).
@@ -404,7 +433,7 @@ export class IdentificationRunner {
   async close(): Promise<void> {
     this.stopping = true;
     await this.sweeping;
-    const all = Promise.allSettled([...this.jobs]);
+    const all = Promise.allSettled([...this.jobs.keys()]);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       all,

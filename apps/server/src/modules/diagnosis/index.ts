@@ -5,6 +5,7 @@
  * reports them too.
  */
 import type { FastifyInstance } from 'fastify';
+import { MEDIA_KINDS } from '@diagrodl/contracts';
 import type { Platform } from '../../platform.ts';
 import type { ModelWorker } from '../../worker/model-worker.ts';
 import { ConfigService } from './config.service.ts';
@@ -38,6 +39,11 @@ export async function diagnosisModule(
     ...p.runner,
   });
   app.addHook('preClose', async () => runner.close());
+  // "Mis datos": the user's media folders (exported, removed with the account) and their runs.
+  p.userData.add({
+    folders: (userId) => MEDIA_KINDS.map((kind) => ({ kind, dir: media.dir(kind, userId) })),
+    hold: (userId) => runner.hold(userId),
+  });
   // Identification runs interrupted by a stop or a crash go on by themselves.
   app.addHook('onReady', async () => runner.start());
 

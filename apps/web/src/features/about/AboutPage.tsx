@@ -1,5 +1,7 @@
 import Card from 'react-bootstrap/Card';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ROUTES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import authorsFile from '@/config/authors.json';
 import { runtimeConfig } from '@/lib/runtime-config.ts';
@@ -66,6 +68,18 @@ export default function AboutPage() {
             <li key={c}>{c}</li>
           ))}
         </ul>
+      </section>
+      <section data-testid="about-your-data">
+        <h2 className="h4">{t('about.yourData')}</h2>
+        <h3 className="h6">{t('about.keptTitle')}</h3>
+        <p>{t('about.kept')}</p>
+        <h3 className="h6">{t('about.howLongTitle')}</h3>
+        <p>{t('about.howLong')}</p>
+        <h3 className="h6">{t('about.controlTitle')}</h3>
+        <p>{t('about.control')}</p>
+        <p>
+          <Link to={ROUTES.myData}>{t('about.controlLink')}</Link>
+        </p>
       </section>
       <section>
         <h2 className="h4">{t('about.authors')}</h2>

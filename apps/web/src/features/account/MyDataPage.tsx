@@ -1,0 +1,138 @@
+import { type FormEvent, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { ROUTES } from '@diagrodl/contracts';
+import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { useSession } from '@/lib/session.tsx';
+import { accountApi } from './api.ts';
+import { MessageArea } from './components/MessageArea.tsx';
+import { TextField } from './components/TextField.tsx';
+import { useAccountSubmit } from './components/useAccountSubmit.ts';
+
+/**
+ * /Mis_datos (logged-in users): download everything the platform holds about me (one zip),
+ * and delete my account with my password, a ticked confirmation and a last question.
+ */
+export default function MyDataPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('routes./Mis_datos'));
+  const { user, logout } = useSession();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [confirmed, setConfirmed] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const [deleted, setDeleted] = useState(false);
+  const { message, setMessage, busy, submit } = useAccountSubmit();
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const problem = !password ? 'passwordMissing' : !confirmed ? 'confirmMissing' : null;
+    if (problem) {
+      setMessage({ state: 'danger', text: t(`account.myData.${problem}`) });
+      return;
+    }
+    setMessage(null);
+    setAsking(true);
+  };
+
+  const onDelete = async () => {
+    setAsking(false);
+    const done = await submit(async () => {
+      const reply = await accountApi.deleteAccount({ password, confirm: confirmed });
+      return { state: 'success', text: reply.detail };
+    });
+    setPassword('');
+    if (done) setDeleted(true);
+  };
+
+  // The server ended the session with the account; the page says so before leaving.
+  const goHome = async () => {
+    await navigate(ROUTES.home);
+    await logout();
+  };
+
+  if (deleted) {
+    return (
+      <section className="mx-auto" style={{ maxWidth: 640 }}>
+        <h1 className="h2">{t('account.myData.title')}</h1>
+        <MessageArea message={message} testId="my-data-message" />
+        <Button variant="success" onClick={() => void goHome()}>
+          {t('account.myData.home')}
+        </Button>
+      </section>
+    );
+  }
+
+  return (
+    <section className="mx-auto" style={{ maxWidth: 640 }}>
+      <h1 className="h2">{t('account.myData.title')}</h1>
+      <p>
+        {t('account.myData.intro')} <Link to={ROUTES.about}>{t('account.myData.keptLink')}</Link>
+      </p>
+
+      <section className="mb-4" aria-labelledby="my-data-download">
+        <h2 className="h4" id="my-data-download">
+          {t('account.myData.downloadTitle')}
+        </h2>
+        <p>{t('account.myData.downloadText')}</p>
+        <a className="btn btn-success" href={accountApi.exportUrl} download>
+          {t('account.myData.download')}
+        </a>
+      </section>
+
+      <section aria-labelledby="my-data-delete">
+        <h2 className="h4" id="my-data-delete">
+          {t('account.myData.deleteTitle')}
+        </h2>
+        <p>{t('account.myData.deleteText')}</p>
+        <Form noValidate onSubmit={onSubmit}>
+          <TextField
+            id="my-data-password"
+            label={t('account.myData.password')}
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={setPassword}
+          />
+          <Form.Check
+            className="mb-3"
+            id="my-data-confirm"
+            type="checkbox"
+            label={t('account.myData.confirm')}
+            checked={confirmed}
+            onChange={(e) => setConfirmed(e.target.checked)}
+          />
+          <MessageArea message={message} testId="my-data-message" />
+          <Button type="submit" variant="danger" disabled={busy}>
+            {busy ? t('account.myData.deleting') : t('account.myData.submit')}
+          </Button>
+        </Form>
+      </section>
+
+      <Modal
+        show={asking}
+        onHide={() => setAsking(false)}
+        centered
+        aria-labelledby="my-data-dialog-title"
+      >
+        <Modal.Header closeButton>
+          <Modal.Title as="h2" className="h5" id="my-data-dialog-title">
+            {t('account.myData.dialogTitle')}
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>{t('account.myData.dialogText', { user: user?.userName ?? '' })}</Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={() => setAsking(false)}>
+            {t('account.myData.cancel')}
+          </Button>
+          <Button variant="danger" onClick={() => void onDelete()}>
+            {t('account.myData.dialogConfirm')}
+          </Button>
+        </Modal.Footer>
+      </Modal>
+    </section>
+  );
+}
