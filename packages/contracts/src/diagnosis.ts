@@ -278,6 +278,7 @@ export const DIAGNOSIS_MESSAGES = {
       : `${n} imágenes no se pudieron identificar y se descartaron.`,
   noRows: 'No hay diagnósticos para el reporte: identifica al menos una imagen.',
   rowsDeleted: 'Diagnóstico eliminado.',
+  rowNotFound: 'La imagen no existe o aún no fue identificada.',
   historyDeleted: 'Entrada del historial eliminada.',
   historyNotFound: 'La entrada del historial no existe.',
 } as const;
@@ -319,6 +320,7 @@ export const DIAGNOSIS_MESSAGES_EN = {
       : `${n} images could not be identified and were discarded.`,
   noRows: 'There are no diagnoses for the report: identify at least one image.',
   rowsDeleted: 'Diagnosis deleted.',
+  rowNotFound: 'The image does not exist or has not been identified yet.',
   historyDeleted: 'History entry deleted.',
   historyNotFound: 'The history entry does not exist.',
 } satisfies EnglishTwin<typeof DIAGNOSIS_MESSAGES>;

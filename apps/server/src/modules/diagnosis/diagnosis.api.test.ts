@@ -587,6 +587,49 @@ describeEachDatabase(
       expect(await json(await ana.browser.get(P.history))).toHaveLength(1);
     });
 
+    it('removes one identified photo from the working set, its files too, and keeps its history', async () => {
+      const { browser, userId } = await loggedIn(ctx().app, ctx().baseUrl, 'OneRow0001');
+      const other = await loggedIn(ctx().app, ctx().baseUrl, 'OneRow0002');
+      await browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') });
+      for (const [i, name] of ['uno.jpg', 'dos.jpg'].entries()) {
+        await browser.post(P.posts, { body: uploadForm(await leafPhoto({ seed: 40 + i }), name) });
+      }
+      await browser.post(P.predict, { body: predictForm() });
+      await waitForRun(browser);
+      const rows: { id: number; name_img: string }[] = await json(await browser.get(P.posts));
+      expect(rows.map((r) => r.name_img)).toEqual(['uno.jpg', 'dos.jpg']);
+      const pending = await json(
+        await browser.post(P.posts, {
+          body: uploadForm(await leafPhoto({ seed: 42 }), 'tres.jpg'),
+        }),
+      );
+
+      // not yours, still pending, not a number: 404 with its message, nothing removed
+      for (const [who, url] of [
+        [other.browser, P.postItem(rows[0]!.id)],
+        [browser, P.postItem(pending.id)],
+        [browser, '/diagrodl/posts/abc/'],
+      ] as const) {
+        const res = await who.request('DELETE', url);
+        expect(res.status, url).toBe(404);
+        expect((await json(res)).detail).toBe(M.rowNotFound);
+      }
+      expect(listFiles(media('post_images', userId))).toHaveLength(3);
+      expect(listFiles(media('heatmaps', userId))).toHaveLength(2);
+
+      const res = await browser.request('DELETE', P.postItem(rows[0]!.id));
+      expect(await json(res)).toEqual({ status: 'OK', detail: M.rowsDeleted, deleted: 1 });
+      expect(
+        (await json(await browser.get(P.posts))).map((r: { name_img: string }) => r.name_img),
+      ).toEqual(['dos.jpg']);
+      expect(listFiles(media('post_images', userId))).toHaveLength(2);
+      expect(listFiles(media('heatmaps', userId))).toHaveLength(1);
+      expect(await json(await browser.get(P.history))).toHaveLength(2);
+      expect(await json(await browser.get(P.pending))).toHaveLength(1);
+      // a second time: gone
+      expect((await browser.request('DELETE', P.postItem(rows[0]!.id))).status).toBe(404);
+    });
+
     it('runs each image once when identify is pressed several times at once', async () => {
       const { browser } = await loggedIn(ctx().app, ctx().baseUrl, 'Concurrent1');
       await browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') });

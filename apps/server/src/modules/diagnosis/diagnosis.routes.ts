@@ -69,6 +69,10 @@ export function diagnosisRoutes(
       }),
     );
     route(scope, E.rows)(async (request) => results.rows(userIdOf(request), pageLanguage(request)));
+    route(
+      scope,
+      E.deleteRow,
+    )(async (request) => results.deleteRow(userIdOf(request), request.params.id));
 
     route(scope, E.pending)(async (request) => uploads.pending(userIdOf(request)));
     route(

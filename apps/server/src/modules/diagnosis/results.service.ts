@@ -35,6 +35,20 @@ export class ResultsService {
     }));
   }
 
+  /**
+   * One identified photo leaves the working set (its photo and heatmap files too); its history
+   * entry stays. The results screen calls it when the person identifies that photo again (cropped
+   * or taken anew), so the new answer replaces the old one.
+   */
+  async deleteRow(userId: number, id: number): Promise<DeleteReply> {
+    const row = await this.repo.findImage(userId, id);
+    if (row?.status !== 'done') throw new HttpError(404, M.rowNotFound);
+    const n = await this.repo.deleteImages(userId, [id]);
+    await this.media.remove('post_images', userId, row.file);
+    await this.media.remove('heatmaps', userId, row.heatmap_file ?? `h${row.id}.jpg`);
+    return { status: 'OK', detail: M.rowsDeleted, deleted: n };
+  }
+
   /** 'Start anew': this user's images, result rows, heatmaps and reports go; the history stays. */
   async deleteRows(userId: number): Promise<DeleteReply> {
     const rows = await this.repo.listAllImages(userId);

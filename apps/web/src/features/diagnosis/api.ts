@@ -1,5 +1,5 @@
 import { type ConfigBody, ENDPOINTS as E } from '@diagrodl/contracts';
-import { callApi } from '@/lib/api-client.ts';
+import { ApiError, callApi } from '@/lib/api-client.ts';
 
 function form(fields: Record<string, string | Blob>, fileName?: string): FormData {
   const fd = new FormData();
@@ -14,6 +14,7 @@ function form(fields: Record<string, string | Blob>, fileName?: string): FormDat
 export const diagnosisApi = {
   models: () => callApi(E.models),
   configure: (body: ConfigBody) => callApi(E.configure, { body: form({ ...body }) }),
+  config: () => callApi(E.config),
   upload: (file: File) =>
     callApi(E.upload, { body: form({ image: file, name_img: file.name }, file.name) }),
   pending: () => callApi(E.pending),
@@ -21,6 +22,19 @@ export const diagnosisApi = {
   predict: () => callApi(E.predict, { body: form({ image: 'pending', report: 'no' }) }),
   progress: () => callApi(E.progress),
   rows: () => callApi(E.rows),
+  removeRow: (id: number) => callApi(E.deleteRow, { params: { id } }),
+  /** An uploaded photo's bytes (its owner-only media URL), to crop it again. */
+  photo: async (url: string, name: string): Promise<File> => {
+    let res: Response;
+    try {
+      res = await fetch(url, { credentials: 'same-origin' });
+    } catch {
+      throw new ApiError(0, 'network');
+    }
+    if (!res.ok) throw new ApiError(res.status, res.statusText || String(res.status));
+    const blob = await res.blob();
+    return new File([blob], name, { type: blob.type });
+  },
   makeReport: () => callApi(E.makeReport),
   deleteRows: () => callApi(E.deleteRows, { body: form({ image: 'image', report: 'yes' }) }),
   history: () => callApi(E.history),

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ROUTES } from '@diagrodl/contracts';
+import { ROUTES, UPLOAD_TAKE_PHOTO } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { useSession } from '@/lib/session.tsx';
 import { SpringIcons } from './components/SpringIcons.tsx';
@@ -13,7 +13,11 @@ import {
   SecondaryIcon,
 } from './components/ToolIcons.tsx';
 
-/** The landing page; logged-in users see the welcome variant (manual and tutorial video). */
+/**
+ * The landing page; logged-in users see the welcome variant (manual and tutorial video). The
+ * first action offered is 'Diagnosticar una hoja': /upload ready to take a photo (a visitor logs
+ * in first and comes back there).
+ */
 export function LandingPage() {
   const { t } = useTranslation();
   const { isAuthenticated, user } = useSession();
@@ -49,6 +53,13 @@ export function LandingPage() {
           <h1 className="display-5 fw-bold">{t('landing.welcome')}</h1>
           <p className="lead mb-0">{t('landing.intro')}</p>
         </div>
+      </section>
+
+      <section className="text-center mt-3" data-testid="diagnose-leaf">
+        <Link className="btn btn-success btn-lg px-4" to={UPLOAD_TAKE_PHOTO}>
+          {t('landing.diagnoseLeaf')}
+        </Link>
+        <p className="small text-body-secondary mt-1 mb-0">{t('landing.diagnoseLeafHelp')}</p>
       </section>
 
       <SpringIcons icons={icons} label={t('landing.iconsLabel')} />

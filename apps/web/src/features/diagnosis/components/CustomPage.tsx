@@ -20,6 +20,7 @@ import { currentLanguage } from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
 import { DeviceReadiness } from '../device/DeviceReadiness.tsx';
 import { cachedDeviceCard } from '../device/model.ts';
+import { configFor, defaultModelVersion } from '../model-choice.ts';
 import { errorText } from './errors.ts';
 import { ModelReliability } from './ModelReliability.tsx';
 
@@ -61,12 +62,8 @@ export default function CustomPage() {
     (navigator.onLine ? diagnosisApi.models() : deviceModels())
       .then((models) => {
         setLoaded(models);
-        const preferred = MODEL_VERSIONS.find((v) =>
-          models.some((m) => m.id === v.modelId && v.modelId === 'mobilenet'),
-        );
-        const first =
-          preferred ?? MODEL_VERSIONS.find((v) => models.some((m) => m.id === v.modelId));
-        if (first) setVersion(first.value);
+        const first = defaultModelVersion(models);
+        if (first) setVersion(first);
       })
       .catch((err: unknown) => setError(errorText(err, t)));
   }, [t]);
@@ -78,12 +75,7 @@ export default function CustomPage() {
     try {
       // offline the device identifies with its MobileNet; nothing to tell the server
       if (navigator.onLine || version !== DEVICE_MODEL.modeloVersion)
-        await diagnosisApi.configure({
-          cultivo: 'tomate',
-          nivel: 'hoja',
-          tipo_modelo: 'DL',
-          modelo_version: version,
-        });
+        await diagnosisApi.configure(configFor(version));
       setAccepted(true);
     } catch (err) {
       setAccepted(false);

@@ -1,14 +1,40 @@
+import { type ReactNode, useRef } from 'react';
+import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { DiagnosisRow } from '@diagrodl/contracts';
+import { type DiagnosisRow, ROUTES } from '@diagrodl/contracts';
 import { currentLanguage, LOCALE_TAG } from '@/lib/i18n.ts';
 import { probabilityText } from '../format.ts';
 import { outcomeLabel, outcomeOf } from '../outcome.ts';
 
-/** One diagnosed image: photo, heatmap, label, probability, top 3 and what to do. */
-export function DiagnosisCard({ row, badge }: { row: DiagnosisRow; badge?: string | undefined }) {
+/** What a refused photo's card offers: another photo (the camera on a phone) or a crop. */
+export interface RetryActions {
+  onRetake: (file: File) => void;
+  onCrop: () => void;
+  /** Another photo is being identified again: the buttons wait. */
+  busy: boolean;
+}
+
+/**
+ * One diagnosed image: photo, heatmap, label, probability, top 3 and what to do next: a
+ * diagnosis links to its disease page and to the history; a photo not recognised with
+ * confidence offers 'Tomar otra foto' and 'Recortar', one that is not a tomato leaf says what
+ * the tool diagnoses and offers another photo. `children` ends the card (a progress, say).
+ */
+export function DiagnosisCard({
+  row,
+  badge,
+  retry,
+  children,
+}: {
+  row: DiagnosisRow;
+  badge?: string | undefined;
+  retry?: RetryActions | undefined;
+  children?: ReactNode;
+}) {
   const { t } = useTranslation();
+  const retakeRef = useRef<HTMLInputElement>(null);
   const locale = LOCALE_TAG[currentLanguage()];
   const outcome = outcomeOf(row);
   return (
@@ -17,6 +43,7 @@ export function DiagnosisCard({ row, badge }: { row: DiagnosisRow; badge?: strin
       data-testid="diagnosis-row"
       data-accepted={row.accepted}
       data-reason={outcome === 'diagnosis' ? undefined : outcome}
+      data-row-id={row.id}
     >
       <div className="d-flex">
         <figure className="m-0 w-50">
@@ -92,9 +119,13 @@ export function DiagnosisCard({ row, badge }: { row: DiagnosisRow; badge?: strin
           </p>
         )}
         {outcome === 'diagnosis' && (
-          <Link to={row.page} className="small">
-            {t('diagnosis.results.whatToDo', { name: row.predict })}
-          </Link>
+          <div className="d-flex flex-wrap column-gap-3 small">
+            <Link to={row.page}>{t('diagnosis.results.whatToDo', { name: row.predict })}</Link>
+            <Link to={ROUTES.history} data-testid="row-history">
+              {t('diagnosis.results.inHistory')}
+              <span className="visually-hidden">: {row.name_img}</span>
+            </Link>
+          </div>
         )}
         {outcome === 'not_leaf' && (
           <p className="small mb-0" data-testid="row-hint">
@@ -106,6 +137,46 @@ export function DiagnosisCard({ row, badge }: { row: DiagnosisRow; badge?: strin
             {t('diagnosis.results.notRecognisedHelp')}
           </p>
         )}
+        {outcome !== 'diagnosis' && retry && (
+          <div className="d-flex flex-wrap gap-2 mt-2" data-testid="row-actions">
+            <Button
+              size="sm"
+              variant="primary"
+              disabled={retry.busy}
+              onClick={() => retakeRef.current?.click()}
+            >
+              {t('diagnosis.results.retake')}
+              <span className="visually-hidden">: {row.name_img}</span>
+            </Button>
+            {/* the camera on a phone, the file chooser elsewhere; the button above opens it */}
+            <input
+              ref={retakeRef}
+              type="file"
+              accept="image/*"
+              capture="environment"
+              hidden
+              tabIndex={-1}
+              data-testid="retake-input"
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                e.target.value = '';
+                if (file) retry.onRetake(file);
+              }}
+            />
+            {outcome === 'low_confidence' && (
+              <Button
+                size="sm"
+                variant="outline-primary"
+                disabled={retry.busy}
+                onClick={retry.onCrop}
+              >
+                {t('diagnosis.results.crop')}
+                <span className="visually-hidden">: {row.name_img}</span>
+              </Button>
+            )}
+          </div>
+        )}
+        {children}
       </Card.Body>
     </Card>
   );

@@ -1,24 +1,41 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { type DiagnosisRow, ROUTES } from '@diagrodl/contracts';
+import { useLocation, useNavigate } from 'react-router';
+import { type DiagnosisRow, type ProgressReply, ROUTES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { currentLanguage } from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
-import { useDevicePhotos, useObjectUrls } from '../device/hooks.ts';
+import { useDeviceMode, useDevicePhotos, useObjectUrls, useOwner } from '../device/hooks.ts';
 import { type DeviceRow, deviceRow } from '../device/rows.ts';
-import { deleteDevicePhotos, updateDevicePhoto } from '../device/store.ts';
+import { leaveWorkingSet } from '../device/run.ts';
+import { type OnePressState, identifyAgain, sentFirst } from '../identify.ts';
 import { outcomeOf } from '../outcome.ts';
+import { CropDialog } from './CropDialog.tsx';
 import { DiagnosisCard } from './DiagnosisCard.tsx';
-import { errorText } from './errors.ts';
+import { errorText, identifyErrorText } from './errors.ts';
+import { IdentificationProgress } from './IdentificationProgress.tsx';
 
-/** /Get_predict: show the diagnosis, download the report, or start anew. */
+/**
+ * /Get_predict: show the diagnosis, download the report, or start anew. Opened by
+ * 'Diagnosticar' (/upload), the diagnosis is shown at once. A refused photo can be taken again
+ * or cropped from its card: only that photo is identified again, and its new answer replaces
+ * the old one.
+ */
 export default function ResultsPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('diagnosis.results.title'));
   const navigate = useNavigate();
+  const opened = useLocation().state as OnePressState | null;
+  const owner = useOwner();
+  const { onDevice } = useDeviceMode();
+  /** The photo being identified again, and its progress. */
+  const [again, setAgain] = useState<{ id: number; progress: ProgressReply | null } | null>(null);
+  const [toCrop, setToCrop] = useState<{ row: DiagnosisRow; file: File } | null>(null);
+  const [announced, setAnnounced] = useState('');
+  /** The photos 'Diagnosticar' identified, and those that took their place from their card. */
+  const [sent, setSent] = useState(opened?.sent);
   const [serverRows, setServerRows] = useState<DiagnosisRow[] | null>(null);
   const [shown, setShown] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -52,6 +69,66 @@ export default function ResultsPage() {
     }
   };
 
+  // opened by 'Diagnosticar': the diagnosis is shown without another press
+  useEffect(() => {
+    if (opened?.show) void show();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  /** The row's photo as a file (kept on the device, or fetched from the server) for the crop. */
+  const crop = async (row: DiagnosisRow) => {
+    setError(null);
+    try {
+      const file =
+        'device' in row
+          ? new File([(row as DeviceRow).device.photo], row.name_img, {
+              type: (row as DeviceRow).device.type,
+            })
+          : await diagnosisApi.photo(row.image, row.name_img);
+      setToCrop({ row, file });
+    } catch (err) {
+      setError(errorText(err, t));
+    }
+  };
+
+  /** `file` (taken anew, or the crop) is identified in place of the row's photo. */
+  const identifyInstead = async (row: DiagnosisRow, file: File) => {
+    setToCrop(null);
+    setError(null);
+    setAnnounced('');
+    setAgain({ id: row.id, progress: { state: 'running', done: 0, total: 1 } });
+    try {
+      const done = await identifyAgain(
+        row,
+        file,
+        { onDevice, owner, shown: serverRows ?? [] },
+        (progress) => setAgain({ id: row.id, progress }),
+      );
+      if (done.rows) setServerRows(done.rows);
+      // a photo of this press identified again stays with this press's photos
+      const wasFresh = groups.fresh.some((r) => r.id === row.id);
+      setSent((s) =>
+        s && wasFresh
+          ? {
+              server: [...s.server, ...done.replacement.server],
+              device: [...s.device, ...done.replacement.device],
+            }
+          : s,
+      );
+      if (done.deviceFailed) setError(t('diagnosis.device.failed', { count: done.deviceFailed }));
+      if (done.progress.state === 'done' && !done.progress.detail) {
+        setAnnounced(t('diagnosis.results.again.done', { name: file.name }));
+      } else {
+        // the run ended without an answer for it (the server says why)
+        setError(done.progress.detail ?? t('diagnosis.errors.generic', { detail: '' }));
+      }
+    } catch (err) {
+      setError(identifyErrorText(err, t));
+    } finally {
+      setAgain(null);
+    }
+  };
+
   const download = async () => {
     setError(null);
     setBusy(true);
@@ -75,13 +152,7 @@ export default function ResultsPage() {
     try {
       if (navigator.onLine) await diagnosisApi.deleteRows();
       // the device's working set goes too; diagnoses not yet sent stay for the history
-      const set = (photos ?? []).filter((p) => p.inWorkingSet);
-      await deleteDevicePhotos(
-        set.filter((p) => p.status === 'pending' || p.sync === 'sent').map((p) => p.id),
-      );
-      for (const p of set.filter((x) => x.status === 'done' && x.sync !== 'sent')) {
-        await updateDevicePhoto(p.id, { inWorkingSet: false });
-      }
+      await leaveWorkingSet((photos ?? []).filter((p) => p.inWorkingSet));
       void navigate(ROUTES.custom);
     } catch (err) {
       setError(errorText(err, t));
@@ -94,6 +165,42 @@ export default function ResultsPage() {
   const notLeaf = count('not_leaf');
   const rejected = count('low_confidence');
   const fieldPhotos = rows?.filter((r) => r.field_photo).length ?? 0;
+  /** The photos opened by 'Diagnosticar' first, then any left from an earlier identification. */
+  const groups = sentFirst(rows ?? [], sent);
+  const renderCards = (list: DiagnosisRow[]) => (
+    <div className="row g-3">
+      {list.map((row) => (
+        <div key={row.id} className="col-12 col-md-6 col-xxl-4">
+          <DiagnosisCard
+            row={row}
+            badge={
+              'device' in row && (row as DeviceRow).device.sync !== 'sent'
+                ? t('diagnosis.device.onThisDevice')
+                : undefined
+            }
+            retry={{
+              onRetake: (file) => void identifyInstead(row, file),
+              onCrop: () => void crop(row),
+              busy: again !== null,
+            }}
+          >
+            {again?.id === row.id && (
+              <IdentificationProgress
+                className="mt-2"
+                progress={again.progress}
+                running
+                label={
+                  again.progress
+                    ? t('diagnosis.results.again.progress', { name: row.name_img })
+                    : undefined
+                }
+              />
+            )}
+          </DiagnosisCard>
+        </div>
+      ))}
+    </div>
+  );
   return (
     <section>
       <h1 className="h2">{t('diagnosis.results.title')}</h1>
@@ -117,6 +224,14 @@ export default function ResultsPage() {
           {error}
         </Alert>
       )}
+      {opened?.notes.map((note) => (
+        <Alert key={note} variant="warning" data-testid="results-notes">
+          {note}
+        </Alert>
+      ))}
+      <p role="status" className="visually-hidden" data-testid="results-again">
+        {announced}
+      </p>
       {rows && rows.length === 0 && <p>{t('diagnosis.results.empty')}</p>}
       {deviceRows.length > 0 && (
         <p className="small text-body-secondary" data-testid="results-device-note">
@@ -137,22 +252,28 @@ export default function ResultsPage() {
               {t('diagnosis.results.count.fieldPhotos', { count: fieldPhotos })}
             </p>
           )}
-          <div className="row g-3">
-            {rows.map((row) => (
-              <div key={row.id} className="col-12 col-md-6 col-xxl-4">
-                <DiagnosisCard
-                  row={row}
-                  badge={
-                    'device' in row && (row as DeviceRow).device.sync !== 'sent'
-                      ? t('diagnosis.device.onThisDevice')
-                      : undefined
-                  }
-                />
-              </div>
-            ))}
-          </div>
+          {groups.earlier.length > 0 && (
+            <h2 className="h5" data-testid="results-fresh">
+              {t('diagnosis.results.fresh', { count: groups.fresh.length })}
+            </h2>
+          )}
+          {renderCards(groups.fresh)}
+          {groups.earlier.length > 0 && (
+            <>
+              <h2 className="h5 mt-4" data-testid="results-earlier">
+                {t('diagnosis.results.earlier', { count: groups.earlier.length })}
+              </h2>
+              <p className="small text-body-secondary">{t('diagnosis.results.earlierHint')}</p>
+              {renderCards(groups.earlier)}
+            </>
+          )}
         </>
       )}
+      <CropDialog
+        file={toCrop?.file ?? null}
+        onCancel={() => setToCrop(null)}
+        onCropped={(file) => toCrop && void identifyInstead(toCrop.row, file)}
+      />
     </section>
   );
 }

@@ -15,20 +15,23 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '@/lib/i18n.ts';
-import { Link } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import {
   type PendingImage,
+  type ProgressReply,
   ROUTES,
+  TAKE_PHOTO_QUERY,
   UPLOAD_MESSAGES,
   UPLOAD_MESSAGES_EN,
 } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { diagnosisApi } from '../api.ts';
 import { useDeviceMode, useDevicePhotos, useObjectUrls, useOwner } from '../device/hooks.ts';
-import { keepOnDevice } from '../device/run.ts';
 import { type DevicePhoto, deleteDevicePhotos } from '../device/store.ts';
 import { humanFileSize, isPreviewable, lastModifiedText } from '../format.ts';
-import { errorText } from './errors.ts';
+import { type OnePressState, Stopped, identifyWaiting, sendPhotos } from '../identify.ts';
+import { errorText, identifyErrorText } from './errors.ts';
+import { IdentificationProgress } from './IdentificationProgress.tsx';
 import { PhotoTable, RemoveButton, Thumb } from './PhotoTable.tsx';
 import { PhotoTips } from './PhotoTips.tsx';
 import { CropDialog } from './CropDialog.tsx';
@@ -118,6 +121,29 @@ export default function UploadPage() {
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [toRemove, setToRemove] = useState<PendingImage | null>(null);
   const [toCrop, setToCrop] = useState<PreviewItem | null>(null);
+  /** 'Diagnosticar': which step it is at, and that step's progress. */
+  const [onePress, setOnePress] = useState<{
+    step: 'send' | 'identify';
+    progress: ProgressReply | null;
+  } | null>(null);
+  const [onePressError, setOnePressError] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const takePhoto = params.get(TAKE_PHOTO_QUERY.name) === TAKE_PHOTO_QUERY.value;
+  const stop = useRef(new AbortController());
+
+  useEffect(() => {
+    const controller = new AbortController();
+    stop.current = controller;
+    return () => controller.abort();
+  }, []);
+
+  // opened to take a photo: the camera field is the next thing to press
+  useEffect(() => {
+    if (!takePhoto) return;
+    cameraRef.current?.focus();
+    cameraRef.current?.scrollIntoView({ block: 'center' });
+  }, [takePhoto]);
 
   const refresh = useCallback(async () => {
     if (!navigator.onLine) return;
@@ -180,25 +206,83 @@ export default function UploadPage() {
       return;
     }
     setAlert(null);
-    const items = selection;
-    const failed: string[] = [];
-    setProgress({ done: 0, total: items.length });
-    for (const [i, item] of items.entries()) {
-      try {
-        if (onDevice) await keepOnDevice(owner, item.file);
-        else await diagnosisApi.upload(item.file);
-      } catch (err) {
-        failed.push(
-          t('diagnosis.upload.failed', { name: item.filename, detail: errorText(err, t) }),
-        );
-      }
-      setProgress({ done: i + 1, total: items.length });
-    }
+    const { failed } = await sendPhotos(
+      selection.map((item) => item.file),
+      { onDevice, owner },
+      (done, total) => setProgress({ done, total }),
+    );
     setSelection([]);
     setProgress(null);
-    setFailures(failed);
+    setFailures(failedTexts(failed));
     await refresh();
   };
+
+  const failedTexts = (failed: { file: File; error: unknown }[]) =>
+    failed.map(({ file, error }) =>
+      t('diagnosis.upload.failed', { name: file.name, detail: errorText(error, t) }),
+    );
+
+  /**
+   * 'Diagnosticar': sends the photos chosen (kept on the device or uploaded), identifies every
+   * photo waiting with the chosen model (or the default one), then opens the results, shown.
+   */
+  const diagnose = async () => {
+    setFailures([]);
+    setOnePressError(null);
+    const waiting = uploaded.length + kept.length;
+    if (selection.length + waiting === 0) {
+      setAlert(uploadMessages().noImage);
+      return;
+    }
+    setAlert(null);
+    const items = selection;
+    setOnePress({ step: 'send', progress: null });
+    // the photos this press identifies: those waiting already, and those it sends
+    const waitingIds = { server: uploaded.map((u) => u.id), device: kept.map((k) => k.id) };
+    const { failed, sent } = await sendPhotos(
+      items.map((item) => item.file),
+      { onDevice, owner },
+      (done, total) => setOnePress({ step: 'send', progress: { state: 'running', done, total } }),
+    );
+    setSelection([]);
+    setFailures(failedTexts(failed));
+    if (failed.length === items.length && waiting === 0) {
+      setOnePress(null);
+      return;
+    }
+    setOnePress({ step: 'identify', progress: null });
+    try {
+      const { progress: end, deviceFailed } = await identifyWaiting(
+        owner,
+        (p) => setOnePress({ step: 'identify', progress: p }),
+        { configure: true, signal: stop.current.signal },
+      );
+      if (end.state === 'done') {
+        const notes = [
+          ...failedTexts(failed),
+          ...(deviceFailed ? [t('diagnosis.device.failed', { count: deviceFailed })] : []),
+          ...(end.detail ? [end.detail] : []),
+        ];
+        const state: OnePressState = {
+          show: true,
+          notes,
+          sent: {
+            server: [...waitingIds.server, ...sent.server],
+            device: [...waitingIds.device, ...sent.device],
+          },
+        };
+        void navigate(ROUTES.getPredict, { state });
+        return;
+      }
+      setOnePressError(end.detail ?? t('diagnosis.errors.generic', { detail: '' }));
+    } catch (err) {
+      if (err instanceof Stopped) return;
+      setOnePressError(identifyErrorText(err, t));
+    }
+    setOnePress(null);
+    await refresh();
+  };
+  const busy = progress !== null || onePress !== null;
 
   const confirmRemove = async () => {
     if (keptToRemove) {
@@ -310,9 +394,42 @@ export default function UploadPage() {
               : t('diagnosis.device.offlineNote')}
           </p>
         )}
-        <Button type="submit" variant="success" disabled={progress !== null}>
-          {onDevice ? t('diagnosis.device.keep') : t('diagnosis.upload.send')}
-        </Button>
+        <div className="d-flex flex-wrap gap-2 align-items-center">
+          <Button
+            variant="primary"
+            size="lg"
+            disabled={busy}
+            onClick={() => void diagnose()}
+            aria-describedby={`${inputId}-one-press`}
+            data-testid="diagnose-now"
+          >
+            {t('diagnosis.upload.diagnose')}
+          </Button>
+          <Button type="submit" variant="success" disabled={busy}>
+            {onDevice ? t('diagnosis.device.keep') : t('diagnosis.upload.send')}
+          </Button>
+        </div>
+        <p className="small text-body-secondary mt-1 mb-0" id={`${inputId}-one-press`}>
+          {t('diagnosis.upload.diagnoseHelp')}
+        </p>
+        <IdentificationProgress
+          className="mt-2"
+          progress={onePress?.progress ?? null}
+          running={onePress !== null}
+          label={
+            onePress?.step === 'send' && onePress.progress
+              ? t('diagnosis.upload.sending', {
+                  done: onePress.progress.done,
+                  total: onePress.progress.total,
+                })
+              : undefined
+          }
+        />
+        {onePressError && (
+          <Alert variant="danger" role="alert" className="mt-2" data-testid="diagnose-error">
+            {onePressError}
+          </Alert>
+        )}
         <div role="status" aria-live="polite" className="mt-2">
           {progress && t('diagnosis.upload.sending', progress)}
         </div>

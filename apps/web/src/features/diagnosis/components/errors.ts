@@ -9,3 +9,10 @@ export function errorText(err: unknown, t: TFunction): string {
   }
   return t('diagnosis.errors.generic', { detail: String(err) });
 }
+
+/** A failed identification: the on-device model not kept yet, or a failed call. */
+export function identifyErrorText(err: unknown, t: TFunction): string {
+  return err instanceof Error && err.message === 'offline-not-ready'
+    ? t('diagnosis.device.unavailable')
+    : errorText(err, t);
+}

@@ -10,7 +10,13 @@ import {
   UPLOAD_LIMITS,
 } from '@diagrodl/contracts';
 import { currentLanguage } from '@/lib/i18n.ts';
-import { type DevicePhoto, listDevicePhotos, putDevicePhoto, updateDevicePhoto } from './store.ts';
+import {
+  type DevicePhoto,
+  deleteDevicePhotos,
+  listDevicePhotos,
+  putDevicePhoto,
+  updateDevicePhoto,
+} from './store.ts';
 
 /** Why a file cannot be kept for diagnosis (the server's own messages, in the page's language), or null. */
 export function photoProblem(file: File): string | null {
@@ -84,4 +90,17 @@ export async function identifyOnDevice(
     await new Promise((r) => setTimeout(r, 0));
   }
   return { total: pending.length, failed };
+}
+
+/**
+ * Photos leave the working set ('Iniciar nueva identificación', or a photo identified again):
+ * waiting ones and diagnoses the server has go; diagnoses not yet sent stay for the history.
+ */
+export async function leaveWorkingSet(photos: readonly DevicePhoto[]): Promise<void> {
+  await deleteDevicePhotos(
+    photos.filter((p) => p.status === 'pending' || p.sync === 'sent').map((p) => p.id),
+  );
+  for (const p of photos.filter((x) => x.status === 'done' && x.sync !== 'sent')) {
+    await updateDevicePhoto(p.id, { inWorkingSet: false });
+  }
 }

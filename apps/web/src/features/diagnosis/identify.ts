@@ -1,0 +1,246 @@
+/**
+ * Sending photos and identifying them, one piece of code for every place that does it: the
+ * specification's 'Subir imágenes seleccionadas' and 'Iniciar identificación', the one press
+ * 'Diagnosticar' on /upload, and a photo identified again from its result card on /Get_predict.
+ * Photos kept on the device are identified there; uploaded ones by the server, whose run is
+ * followed through its progress (the identification queue: README, Design in a page).
+ */
+import type { DiagnosisRow, ProgressReply } from '@diagrodl/contracts';
+import { ApiError } from '@/lib/api-client.ts';
+import { diagnosisApi } from './api.ts';
+import type { DeviceRow } from './device/rows.ts';
+import { identifyOnDevice, keepOnDevice, leaveWorkingSet } from './device/run.ts';
+import { listDevicePhotos, updateDevicePhoto } from './device/store.ts';
+import { configFor, defaultModelVersion } from './model-choice.ts';
+
+export const POLL_MS = 400;
+/** Polls in a row that may fail while the server restarts (about 2.5 minutes in all). */
+export const MAX_TRANSIENT = 30;
+
+/**
+ * The server is unreachable or a process behind the balancer was lost: the identification goes
+ * on where the work is taken over, so the page keeps polling instead of failing.
+ */
+export function transient(err: unknown): boolean {
+  return err instanceof ApiError && [0, 502, 503, 504].includes(err.status);
+}
+
+/** Thrown when the page that followed a run went away (its signal was aborted). */
+export class Stopped extends Error {
+  constructor() {
+    super('stopped');
+  }
+}
+
+export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+const sleep: Wait = (ms, signal) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+/**
+ * Follows the server's run until it is no longer running: each progress reply goes to
+ * `onProgress`, and the last one is returned. A transient failure waits longer each time
+ * (up to 5 s, MAX_TRANSIENT in a row); any other failure is thrown.
+ */
+export async function followRun(
+  onProgress: (p: ProgressReply) => void,
+  signal?: AbortSignal,
+  wait: Wait = sleep,
+): Promise<ProgressReply> {
+  let failures = 0;
+  for (;;) {
+    if (signal?.aborted) throw new Stopped();
+    let p: ProgressReply;
+    try {
+      p = await diagnosisApi.progress();
+    } catch (err) {
+      if (!transient(err) || failures >= MAX_TRANSIENT) throw err;
+      failures++;
+      await wait(Math.min(5000, POLL_MS * 2 ** failures), signal);
+      continue;
+    }
+    failures = 0;
+    if (signal?.aborted) throw new Stopped();
+    onProgress(p);
+    if (p.state !== 'running') return p;
+    await wait(POLL_MS, signal);
+  }
+}
+
+/**
+ * A person who never chose a model gets the default one (defaultModelVersion), so the one
+ * press needs no visit to /Custom; a stored choice is kept as it is.
+ */
+export async function ensureConfigured(): Promise<void> {
+  const { config } = await diagnosisApi.config();
+  if (config) return;
+  const version = defaultModelVersion(await diagnosisApi.models());
+  // none loaded: the server's own answer to the identification says so
+  if (version) await diagnosisApi.configure(configFor(version));
+}
+
+/** The photos one send put in the working set: server ids, and ids of photos kept on the device. */
+export interface SentPhotos {
+  server: number[];
+  device: string[];
+}
+
+/**
+ * Keeps each photo on the device or uploads it, in order; `onProgress` after each. Returns
+ * the photos that failed with why (the others went through) and the ids of those that went.
+ */
+export async function sendPhotos(
+  files: readonly File[],
+  where: { onDevice: boolean; owner: string },
+  onProgress: (done: number, total: number) => void,
+): Promise<{ failed: { file: File; error: unknown }[]; sent: SentPhotos }> {
+  const failed: { file: File; error: unknown }[] = [];
+  const sent: SentPhotos = { server: [], device: [] };
+  onProgress(0, files.length);
+  for (const [i, file] of files.entries()) {
+    try {
+      if (where.onDevice) sent.device.push((await keepOnDevice(where.owner, file)).id);
+      else sent.server.push((await diagnosisApi.upload(file)).id);
+    } catch (error) {
+      failed.push({ file, error });
+    }
+    onProgress(i + 1, files.length);
+  }
+  return { failed, sent };
+}
+
+/**
+ * What /Get_predict is told when 'Diagnosticar' opens it: show the rows at once, with these
+ * notes; the photos this press sent come first, before any left from an earlier identification.
+ */
+export interface OnePressState {
+  show: true;
+  notes: string[];
+  sent: SentPhotos;
+}
+
+/**
+ * The rows of the photos `sent` first (in their order), then the others: `earlier` is empty
+ * when every row is one of them (or nothing says which were sent).
+ */
+export function sentFirst<T extends DiagnosisRow>(
+  rows: readonly T[],
+  sent: SentPhotos | undefined,
+): { fresh: T[]; earlier: T[] } {
+  if (!sent) return { fresh: [...rows], earlier: [] };
+  const isSent = (r: T) =>
+    'device' in r
+      ? sent.device.includes((r as unknown as DeviceRow).device.id)
+      : sent.server.includes(r.id);
+  const fresh = rows.filter(isSent);
+  // nothing of this press is shown (all failed): the list stays as it is
+  if (fresh.length === 0) return { fresh: [...rows], earlier: [] };
+  return { fresh, earlier: rows.filter((r) => !isSent(r)) };
+}
+
+export interface Identified {
+  /** The end: 'done' (with the server's note in `detail` when some photos failed) or 'error'. */
+  progress: ProgressReply;
+  /** Photos kept on the device that could not be read. */
+  deviceFailed: number;
+}
+
+/**
+ * Identifies every photo waiting: those kept on the device first (there), then the uploaded
+ * ones (the server), when online and there are any. With `configure`, a person who never chose
+ * a model gets the default one instead of the server's 'choose the model first'.
+ */
+export async function identifyWaiting(
+  owner: string,
+  onProgress: (p: ProgressReply) => void,
+  opts: { configure?: boolean; signal?: AbortSignal } = {},
+): Promise<Identified> {
+  let deviceFailed = 0;
+  const kept = owner
+    ? (await listDevicePhotos(owner).catch(() => [])).filter(
+        (p) => p.status === 'pending' && p.inWorkingSet,
+      )
+    : [];
+  if (kept.length > 0) {
+    const { total, failed } = await identifyOnDevice(owner, (done, n) =>
+      onProgress({ state: 'running', done, total: n }),
+    );
+    deviceFailed = failed;
+    const progress: ProgressReply = { state: 'done', done: total, total };
+    onProgress(progress);
+    // uploaded photos waiting on the server too: the server identifies them
+    if (!navigator.onLine) return { progress, deviceFailed };
+    const waiting = await diagnosisApi.pending().catch(() => []);
+    if (waiting.length === 0) return { progress, deviceFailed };
+  }
+  if (opts.configure) await ensureConfigured();
+  const reply = await diagnosisApi.predict();
+  onProgress({ state: 'running', done: 0, total: reply.total });
+  return { progress: await followRun(onProgress, opts.signal), deviceFailed };
+}
+
+/**
+ * A photo identified again (cropped, or taken anew) replaces its result: the new photo is
+ * kept on the device or uploaded (`onDevice`), identified, and only then does the old result
+ * leave the working set (a device diagnosis not yet sent still reaches the history). Returns
+ * the server's rows with the new one where the old one was, or null when nothing changed there.
+ */
+export async function identifyAgain(
+  row: DiagnosisRow,
+  file: File,
+  where: { onDevice: boolean; owner: string; shown: readonly DiagnosisRow[] },
+  onProgress: (p: ProgressReply) => void,
+): Promise<Identified & { rows: DiagnosisRow[] | null; replacement: SentPhotos }> {
+  const old = 'device' in row ? (row as DeviceRow).device : null;
+  let newId: number | null = null;
+  const replacement: SentPhotos = { server: [], device: [] };
+  if (where.onDevice) {
+    const kept = await keepOnDevice(where.owner, file);
+    replacement.device.push(kept.id);
+    // the new photo takes the old one's place in the list (ordered by when it was added)
+    if (old) await updateDevicePhoto(kept.id, { addedAt: old.addedAt });
+  } else {
+    newId = (await diagnosisApi.upload(file)).id;
+    replacement.server.push(newId);
+  }
+  const outcome = await identifyWaiting(where.owner, onProgress, { configure: true });
+  if (outcome.progress.state !== 'done') return { ...outcome, rows: null, replacement };
+  if (old) await leaveWorkingSet([old]);
+  if (!navigator.onLine) return { ...outcome, rows: null, replacement };
+  let rows = await diagnosisApi.rows();
+  const identified = newId === null || rows.some((r) => r.id === newId);
+  if (!old && identified) {
+    await diagnosisApi.removeRow(row.id);
+    rows = rows.filter((r) => r.id !== row.id);
+  }
+  return { ...outcome, rows: inPlaceOf(where.shown, rows, row.id, newId), replacement };
+}
+
+/**
+ * `next` in the order `shown` had, the row `newId` where `oldId` was (the rest of `next`
+ * after): a card identified again stays where the person was looking.
+ */
+export function inPlaceOf<T extends { id: number }>(
+  shown: readonly T[],
+  next: readonly T[],
+  oldId: number,
+  newId: number | null,
+): T[] {
+  const byId = new Map(next.map((r) => [r.id, r]));
+  const kept = shown.flatMap((r) => {
+    const x = (r.id === oldId && newId !== null && byId.get(newId)) || byId.get(r.id);
+    return x ? [x] : [];
+  });
+  const seen = new Set(kept.map((r) => r.id));
+  return [...kept, ...next.filter((r) => !seen.has(r.id))];
+}
