@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -71,7 +72,26 @@ export class ConfigError extends Error {
   }
 }
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
+/**
+ * The repository's root: the nearest folder above this module whose package.json is the
+ * project's (apps/server/src in development, apps/server/dist or a SERVER_DIST elsewhere when
+ * bundled), so a server built into another folder still finds the models, fonts and web app.
+ */
+function findRepoRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        name?: unknown;
+      };
+      if (pkg.name === 'diagrodl') return dir;
+    } catch {
+      // no package.json here (or not JSON): look one folder up
+    }
+    if (path.dirname(dir) === dir) return path.resolve(from, '..', '..', '..');
+  }
+}
+
+const repoRoot = findRepoRoot(import.meta.dirname);
 
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
