@@ -84,7 +84,9 @@ test.describe('shells for a logged-in user', () => {
       ['Diseño de línea principal', '/Principal_designer'],
       ['Diseño de línea secundaria', '/Secondary_designer'],
       ['Diseño de línea lateral', '/Lateral_designer'],
+      ['Programación del riego', '/Irrigation_scheduling'],
       ['DiAgroDL: diagnóstico de hojas de tomate', '/DiAgroDL'],
+      ['Mis datos', '/Mis_datos'],
     ] as const) {
       await expect(nav.getByRole('link', { name })).toHaveAttribute('href', href);
     }
@@ -97,6 +99,19 @@ test.describe('shells for a logged-in user', () => {
     await page.getByTestId('engineering-tools').click();
     await expect(nav.getByRole('link', { name: 'Diseño de línea lateral' })).toBeVisible();
     await shot(page, 'auth-shell-es');
+  });
+
+  test('on a phone the menu opens, and closes once a link in it is followed', async ({
+    userPage: page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/About');
+    const nav = page.getByRole('navigation', { name: 'Menú principal' });
+    await expect(nav).toBeHidden();
+    await page.getByRole('button', { name: /Abrir el menú/ }).click();
+    await nav.getByRole('link', { name: 'Contáctanos' }).click();
+    await expect(page).toHaveURL(/\/Contact_us$/);
+    await expect(nav).toBeHidden();
   });
 
   test('logout ends the session and goes home, also from a tool page', async ({

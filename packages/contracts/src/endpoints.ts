@@ -14,7 +14,12 @@
  * string, as the services always read them; those checks stay in the services.
  */
 import { z } from 'zod';
-import type { ChangePasswordBody, ResetConfirmBody, ResetRequestBody } from './accounts.ts';
+import type {
+  ChangePasswordBody,
+  DeleteAccountBody,
+  ResetConfirmBody,
+  ResetRequestBody,
+} from './accounts.ts';
 import type { ApiReply, HealthReply, SessionReply } from './api.ts';
 import {
   CONTACT_FIELDS,
@@ -259,6 +264,26 @@ export const ENDPOINTS = {
     ] as const) satisfies z.ZodType<ResetConfirmBody>,
     reply: reply<ApiReply>(),
   },
+  myDataExport: {
+    method: 'GET',
+    path: '/api/my_data/export/',
+    summary:
+      'Download everything the platform holds about the user: one zip (profile, diagnoses as JSON and CSV, photos, heatmaps, thumbnails, reports, a README), streamed.',
+    access: 'user',
+    produces: 'application/zip',
+    reply: reply<Blob>(),
+  },
+  deleteAccount: {
+    method: 'POST',
+    path: '/api/my_data/delete/',
+    summary:
+      'Delete the account with its password and a confirmation: every row and file of the user (a running identification is stopped first); contact messages lose the link; a mail confirms it.',
+    access: 'user',
+    body: z
+      .object({ password: text, confirm: z.boolean().catch(false) })
+      .catch({ password: '', confirm: false }) satisfies z.ZodType<DeleteAccountBody>,
+    reply: reply<ApiReply>(),
+  },
   contact: {
     method: 'POST',
     path: '/api/contact/',
@@ -315,6 +340,16 @@ export const ENDPOINTS = {
     summary: 'The identified photos of the working set.',
     access: 'user',
     reply: reply<DiagnosisRow[]>(),
+  },
+  deleteRow: {
+    method: 'DELETE',
+    path: '/diagrodl/posts/:id/',
+    summary:
+      'Remove one identified photo from the working set (its history entry stays): a photo identified again replaces it.',
+    access: 'user',
+    params: z.object({ id: positiveId }),
+    invalid: { status: 404, detail: DIAGNOSIS_MESSAGES.rowNotFound },
+    reply: reply<DeleteReply>(),
   },
   pending: {
     method: 'GET',
@@ -488,6 +523,7 @@ export function endpointUrl(
 export const DIAGNOSIS_PATHS = {
   config: ENDPOINTS.configure.path,
   posts: ENDPOINTS.upload.path, // POST: upload one image; GET: the rows
+  postItem: (id: number) => endpointUrl(ENDPOINTS.deleteRow, { id }),
   predict: ENDPOINTS.predict.path,
   progress: ENDPOINTS.progress.path,
   pending: ENDPOINTS.pending.path,

@@ -31,8 +31,10 @@ export const ROUTES = {
   getPredict: '/Get_predict',
   // Beyond the specification's table:
   history: '/Historial',
+  irrigationScheduling: '/Irrigation_scheduling',
   changePassword: '/Change_password',
   resetPassword: '/Reset_password',
+  myData: '/Mis_datos',
 } as const;
 
 export type RouteKey = keyof typeof ROUTES;
@@ -46,6 +48,7 @@ export const PROTECTED_ROUTES: readonly string[] = [
   ROUTES.principalDesigner,
   ROUTES.secondaryDesigner,
   ROUTES.lateralDesigner,
+  ROUTES.irrigationScheduling,
   ROUTES.tool,
   ROUTES.custom,
   ROUTES.upload,
@@ -54,6 +57,7 @@ export const PROTECTED_ROUTES: readonly string[] = [
   ROUTES.getPredict,
   ROUTES.history,
   ROUTES.changePassword,
+  ROUTES.myData,
 ];
 
 /** Disease and crop pages, shown with the disease top navigation bar. */
@@ -70,3 +74,10 @@ export const DISEASE_ROUTES: readonly string[] = [
   ROUTES.tomatoCrops,
   ROUTES.aboutTool,
 ];
+
+/**
+ * /upload opened to take a photo ('Diagnosticar una hoja' on the landing page and the signed-in
+ * home): the camera field has the focus, one press from the camera.
+ */
+export const TAKE_PHOTO_QUERY = { name: 'photo', value: 'take' } as const;
+export const UPLOAD_TAKE_PHOTO = `${ROUTES.upload}?${TAKE_PHOTO_QUERY.name}=${TAKE_PHOTO_QUERY.value}`;

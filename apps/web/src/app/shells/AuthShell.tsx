@@ -114,6 +114,10 @@ export function AuthShell() {
             id="sidebar-menu"
             aria-label={t('sidebar.label')}
             className={`p-3 ${menuOpen ? '' : 'd-none d-lg-block'}`}
+            // on a phone the menu closes once a link in it was followed
+            onClick={(e) => {
+              if ((e.target as HTMLElement).closest('a')) setMenuOpen(false);
+            }}
           >
             <h2 className="sidebar-heading">{t('sidebar.general')}</h2>
             <ul className="list-unstyled">
@@ -137,6 +141,7 @@ export function AuthShell() {
                 <SideLink to={ROUTES.principalDesigner}>{t('sidebar.principal')}</SideLink>
                 <SideLink to={ROUTES.secondaryDesigner}>{t('sidebar.secondary')}</SideLink>
                 <SideLink to={ROUTES.lateralDesigner}>{t('sidebar.lateral')}</SideLink>
+                <SideLink to={ROUTES.irrigationScheduling}>{t('sidebar.scheduling')}</SideLink>
                 <li>
                   <span className="sidebar-link disabled" aria-disabled="true">
                     {t('sidebar.inFuture')}
@@ -151,6 +156,7 @@ export function AuthShell() {
             <h2 className="sidebar-heading">{t('sidebar.account')}</h2>
             <ul className="list-unstyled">
               <SideLink to={ROUTES.changePassword}>{t('sidebar.changePassword')}</SideLink>
+              <SideLink to={ROUTES.myData}>{t('sidebar.myData')}</SideLink>
             </ul>
           </nav>
         </Col>
