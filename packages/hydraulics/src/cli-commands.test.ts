@@ -455,7 +455,7 @@ describe('schedule', () => {
     fails(
       'schedule',
       { ...EXAMPLE, emitterFlow: undefined },
-      'emitterFlow: Invalid input: expected number, received undefined',
+      'emitterFlow: required (number)',
     );
     fails('schedule', { ...EXAMPLE, stages: { kcMax: 1 } }, 'stages: Unrecognized key: "kcMax"');
   });

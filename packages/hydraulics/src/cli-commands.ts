@@ -118,7 +118,10 @@ function parse<T>(schema: z.ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    throw new CliInputError(`${pathText(issue.path)}: ${issue.message}`);
+    // a field left out reads as such, not as zod's "expected number, received undefined"
+    const missing = issue.code === 'invalid_type' && /received undefined$/.test(issue.message);
+    const message = missing ? `required (${issue.expected})` : issue.message;
+    throw new CliInputError(`${pathText(issue.path)}: ${message}`);
   }
   return result.data;
 }
