@@ -144,6 +144,8 @@ export class Browser {
       body?: RequestInit['body'];
       headers?: Record<string, string>;
       csrf?: boolean;
+      /** Aborting it ends the request (a client that goes away). */
+      signal?: AbortSignal;
     } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -156,7 +158,13 @@ export class Browser {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(opts.json);
     }
-    const res = await fetch(`${this.baseUrl}${url}`, { method, headers, body, redirect: 'manual' });
+    const res = await fetch(`${this.baseUrl}${url}`, {
+      method,
+      headers,
+      body,
+      redirect: 'manual',
+      signal: opts.signal,
+    });
     for (const c of res.headers.getSetCookie()) {
       const [pair, ...attrs] = c.split(';');
       const eq = pair!.indexOf('=');

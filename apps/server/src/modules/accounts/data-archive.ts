@@ -317,7 +317,8 @@ function readme(userName: string, exportedAt: string): string {
  * The archive as a stream: the rows first, then every file of the user's folders (dot-named
  * files, which are being written, are left out), each read from disk as the zip is sent. A file
  * that cannot be read midway ends the stream with an error (the download fails, it is never
- * silently short).
+ * silently short). A download that ends early (the client went away) closes the file being
+ * read and opens no other.
  */
 export async function dataArchive(
   rows: UserRows,
@@ -327,6 +328,11 @@ export async function dataArchive(
   const zip = new ZipFile();
   const output = zip.outputStream as Readable;
   zip.on('error', (err: Error) => output.destroy(err));
+  /** The files being read into the zip: closed with the output. */
+  const reading = new Set<fs.ReadStream>();
+  output.on('close', () => {
+    for (const stream of reading) stream.destroy();
+  });
   const exportedAt = now.toISOString();
   const text = (name: string, content: string) =>
     zip.addBuffer(Buffer.from(content, 'utf8'), name, { mtime: now });
@@ -406,9 +412,18 @@ export async function dataArchive(
       .map((e) => e.name)
       .sort();
     for (const name of names) {
+      const file = path.join(folder.dir, name);
+      const stat = await fs.promises.stat(file).catch(() => null);
+      if (!stat?.isFile()) continue; // removed since the folder was read
       // photos, heatmaps and PDFs are compressed already: stored as they are
-      zip.addFile(path.join(folder.dir, name), `${ARCHIVE_FOLDERS[folder.kind]}/${name}`, {
-        compress: false,
+      const options = { compress: false, mtime: stat.mtime, size: stat.size };
+      zip.addReadStreamLazy(`${ARCHIVE_FOLDERS[folder.kind]}/${name}`, options, (opened) => {
+        if (output.destroyed) return opened(new Error('the download ended'), null as never);
+        const stream = fs.createReadStream(file);
+        reading.add(stream);
+        stream.on('close', () => reading.delete(stream));
+        stream.on('error', (err) => zip.emit('error', err));
+        opened(null, stream);
       });
     }
   }

@@ -346,6 +346,41 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect((await visitor.get(EXPORT)).status).toBe(401);
     });
 
+    it('a download the client abandons leaves no file of the user open on the server', async () => {
+      const { dataDir } = s();
+      const a = await grower();
+      // big photos, so the archive is far from sent when the client goes away
+      const photos = path.join(dataDir, 'media', 'post_images', String(a.id));
+      for (let i = 0; i < 24; i++) {
+        fs.writeFileSync(path.join(photos, `grande-${i}.jpg`), Buffer.alloc(1024 * 1024, i));
+      }
+      const media = path.join(dataDir, 'media');
+      /** The files under the media folder this process (the server) holds open. */
+      const openMedia = () =>
+        fs
+          .readdirSync('/proc/self/fd')
+          .map((fd) => {
+            try {
+              return fs.readlinkSync(path.join('/proc/self/fd', fd));
+            } catch {
+              return ''; // closed while listed
+            }
+          })
+          .filter((target) => target.startsWith(media));
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const gone = new AbortController();
+        const res = await a.browser.request('GET', EXPORT, { signal: gone.signal });
+        expect(res.status).toBe(200);
+        const reader = res.body!.getReader();
+        let received = 0;
+        while (received < 3 * 1024 * 1024) received += (await reader.read()).value?.length ?? 0;
+        gone.abort();
+        await reader.cancel().catch(() => undefined);
+      }
+      await expect.poll(openMedia, { timeout: 10_000 }).toEqual([]);
+      for (let i = 0; i < 24; i++) fs.rmSync(path.join(photos, `grande-${i}.jpg`));
+    });
+
     it('a wrong password, no password or no confirmation deletes nothing', async () => {
       const { app, dataDir, baseUrl } = s();
       const a = await grower();
