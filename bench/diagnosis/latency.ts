@@ -8,7 +8,6 @@
  *   npx tsx bench/diagnosis/latency.ts [--photos 50]
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -21,21 +20,11 @@ import {
   predictForm,
   uploadForm,
 } from '../../apps/server/src/testing/diagnosis.ts';
-import { createUser, kill9, logIn, quantile, startServer } from '../lib/servers.ts';
+import { createUser, freePort, kill9, logIn, quantile, startServer } from '../lib/servers.ts';
 
 const arg = process.argv.indexOf('--photos');
 const PHOTOS = arg > 0 ? Number(process.argv[arg + 1]) : 50;
 const SHARED = path.resolve(repoRoot, '..', 'shared', 'data', 'plantvillage-tomato');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A 12-megapixel field-like photo: a PlantVillage leaf (or a synthetic one) enlarged, with grain. */
 async function twelveMegapixels(): Promise<Buffer> {

@@ -4,6 +4,7 @@
  * request like the page's (a request lost with a killed process is sent again).
  */
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { repoRoot } from '../../apps/server/src/config.ts';
 import { Browser } from '../../apps/server/src/testing/harness.ts';
@@ -24,6 +25,18 @@ export function quantile(values: readonly number[], q: number): number {
   const lo = Math.floor(pos);
   const hi = Math.ceil(pos);
   return s[lo]! + (s[hi]! - s[lo]!) * (pos - lo);
+}
+
+/** A TCP port free on 127.0.0.1 now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 /** Starts apps/server/src/main.ts on `port` with the environment; resolves once it is healthy. */

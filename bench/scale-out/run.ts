@@ -16,7 +16,6 @@
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -33,6 +32,7 @@ import {
   type RetryStats,
   type ServerProcess,
   createUser,
+  freePort,
   kill9,
   logIn,
   startServer,
@@ -43,17 +43,6 @@ const short = process.argv.includes('--short');
 const PHOTOS = short ? 8 : 20;
 const WRK_SECONDS = short ? 8 : 30;
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://127.0.0.1:5432/test';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function haproxyConfig(lb: number, ports: number[]): string {
   return `global
