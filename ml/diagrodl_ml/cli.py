@@ -1,22 +1,28 @@
-"""Command line: argument parsing and dispatch only.
+"""Command line: argument parsing and dispatch only. Ten commands; the last four hold subcommands.
 
     python3 -m diagrodl_ml.cli train --arch mobilenet [--epochs N] [--resume]   # fieldtrain.py (--from-scratch: train.py + finish)
     python3 -m diagrodl_ml.cli finish --arch mobilenet          # calibrate/export/card from the last checkpoint
     python3 -m diagrodl_ml.cli finish --from-onnx F.onnx        # the same from an earlier export's network
     python3 -m diagrodl_ml.cli evaluate --model models/mobilenet.onnx [--update-card]
-    python3 -m diagrodl_ml.cli add-lab-gate --model M.onnx --out OUT.onnx   # labgate.py
-    python3 -m diagrodl_ml.cli expose-lab-like --model M.onnx   # labgate.py: the gate as output `lab_like`
+    python3 -m diagrodl_ml.cli rethreshold --model M.onnx       # fieldtrain.py: thresholds (and views) chosen again
     python3 -m diagrodl_ml.cli recalibrate --model M.onnx       # quantize.recalibrate: calibration (and thresholds) again
-    python3 -m diagrodl_ml.cli add-familiarity --model M.onnx --out O.onnx   # familiar.py: far from every training leaf
-    python3 -m diagrodl_ml.cli pack --out ml/.pack             # training photos for a GPU machine (gputrain.py)
-    python3 -m diagrodl_ml.cli check-saturation --model M.onnx # quantize.py: int16 pair sums that saturate without VNNI
-    python3 -m diagrodl_ml.cli narrow-weights --model M.onnx --out O.onnx   # quantize.py: dense int8 weights to -63..63
-    python3 -m diagrodl_ml.cli train-gpu --pack ml/.pack --out DIR --arch resnet50 vgg16 --time-budget-min 7.5
-    python3 -m diagrodl_ml.cli finish-gpu --arch resnet50 --weights DIR/resnet50.npz   # gpufinish.py
-    python3 -m diagrodl_ml.cli tiny-reference --out DIR        # tests
-    python3 -m diagrodl_ml.cli tiny-fixture                    # the server tests' tiny model
-    python3 -m diagrodl_ml.cli int8-probe                      # the server tests' int8 pair probe
-    python3 -m diagrodl_ml.cli preprocess IMAGE OUT.f32        # tests
+    python3 -m diagrodl_ml.cli photo-conditions --model M.onnx  # conditions.py: the lab test leaves under one condition at a time
+    python3 -m diagrodl_ml.cli graft expert --model M.onnx --expert E.onnx --out O.onnx   # ensemble.py: a lab expert
+    python3 -m diagrodl_ml.cli graft lab-gate --model M.onnx --out OUT.onnx   # labgate.py
+    python3 -m diagrodl_ml.cli graft lab-like --model M.onnx --out OUT.onnx   # labgate.py: the gate alone, no expert
+    python3 -m diagrodl_ml.cli graft expose-lab-like --model M.onnx   # labgate.py: the gate as output `lab_like`
+    python3 -m diagrodl_ml.cli graft familiarity --model M.onnx --out O.onnx   # familiar.py: far from every training leaf
+    python3 -m diagrodl_ml.cli int8 quantize --model M.onnx --out O.onnx      # quantize.py: the int8 copy and its card
+    python3 -m diagrodl_ml.cli int8 check-saturation --model M.onnx # quantize.py: int16 pair sums that saturate without VNNI
+    python3 -m diagrodl_ml.cli int8 narrow-weights --model M.onnx --out O.onnx   # quantize.py: dense int8 weights to -63..63
+    python3 -m diagrodl_ml.cli gpu pack --out ml/.pack         # training photos for a GPU machine (gputrain.py)
+    python3 -m diagrodl_ml.cli gpu train --pack ml/.pack --out DIR --arch resnet50 vgg16 --time-budget-min 7.5
+    python3 -m diagrodl_ml.cli gpu finish --arch resnet50 --weights DIR/resnet50.npz   # gpufinish.py
+    python3 -m diagrodl_ml.cli gpu ensemble-card               # gpufinish.py: models/ensemble.card.json
+    python3 -m diagrodl_ml.cli fixtures tiny-model             # the server tests' tiny model
+    python3 -m diagrodl_ml.cli fixtures int8-probe             # the server tests' int8 pair probe
+    python3 -m diagrodl_ml.cli fixtures tiny-reference --out DIR   # tests
+    python3 -m diagrodl_ml.cli fixtures preprocess IMAGE OUT.f32   # tests
 """
 from __future__ import annotations
 
@@ -74,9 +80,19 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ood", type=int, default=120, help="images per out-of-distribution probe set (0 = skip)")
 
 
-def _model_command(sub, name: str, help: str, out: bool = False) -> argparse.ArgumentParser:
-    """A command on one exported file: `--model`, `--out` when it writes a new file, and `--cache-dir`."""
+def _leaf(sub, name: str, cmd: str, help: str) -> argparse.ArgumentParser:
+    """A subcommand of a group; `cmd` is the name the dispatch below the parser reads (args.cmd)."""
     p = sub.add_parser(name, help=help)
+    p.set_defaults(cmd=cmd)
+    return p
+
+
+def _model_command(sub, name: str, help: str, out: bool = False, cmd: str | None = None,
+                   description: str | None = None) -> argparse.ArgumentParser:
+    """A command on one exported file: `--model`, `--out` when it writes a new file, and `--cache-dir`."""
+    p = sub.add_parser(name, help=help, description=description)
+    if cmd is not None:
+        p.set_defaults(cmd=cmd)
     p.add_argument("--model", required=True, type=Path)
     if out:
         p.add_argument("--out", required=True, type=Path)
@@ -84,12 +100,18 @@ def _model_command(sub, name: str, help: str, out: bool = False) -> argparse.Arg
     return p
 
 
+def _group(sub, name: str, help: str, description: str):
+    """A top-level command that only holds subcommands (`diagrodl_ml NAME --help` lists them)."""
+    return sub.add_parser(name, help=help, description=description).add_subparsers(dest="cmd", required=True)
+
+
 def _prepare(args: argparse.Namespace) -> D.Prepared:
     return D.prepare(args.data_dir, args.cache_dir, args.splits_dir, args.split_seed)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="diagrodl_ml")
+    ap = argparse.ArgumentParser(prog="diagrodl_ml", description="DiAgroDL's training pipeline (ml/README.md). graft, "
+                                 "int8, gpu and fixtures hold subcommands; COMMAND --help says more.")
     sub = ap.add_subparsers(dest="cmd", required=True)
     pt = sub.add_parser("train", help="train, calibrate, export ONNX and write the card")
     pf = sub.add_parser("finish", help="calibrate/export/card from the latest checkpoint (no training)")
@@ -128,24 +150,31 @@ def main(argv: list[str] | None = None) -> int:
     pe.add_argument("--update-card", action="store_true")
     pe.add_argument("--record-cpu", action="store_true",
                     help="int8 file: store the figures measured here as the card's figures for this kind of CPU")
-    prt = sub.add_parser("rethreshold", help="choose the not-a-leaf and confidence thresholds of a fine-tuned export again "
-                                             "on validation (and, with --max-views, the symmetric views it averages) and "
-                                             "rewrite its card")
+    prt = sub.add_parser("rethreshold", help="a fine-tuned export's thresholds chosen again",
+                         description="choose the not-a-leaf and confidence thresholds of a fine-tuned export again "
+                                     "on validation (and, with --max-views, the symmetric views it averages) and "
+                                     "rewrite its card")
     _common(prt)
     prt.add_argument("--model", required=True)
     prt.add_argument("--max-views", type=int, choices=VIEW_COUNTS, default=1,
                      help="also choose on validation how many symmetric views the graph averages (at most this many; "
                           "the file must have none yet)")
-    ppc = _model_command(sub, "photo-conditions", "an export's figures on the lab test leaves under one photo condition "
-                                                  "at a time (small in the frame, several leaves, shadow, blur...: "
-                                                  "conditions.py)")
+    _model_command(sub, "recalibrate", "an export's calibration fitted again, in place",
+                   description="fit an export's temperature and class biases again on validation (in a file "
+                   "with a lab gate, biases scaled by the gate), choose its thresholds again and measure its card, "
+                   "in place")
+    ppc = _model_command(sub, "photo-conditions", "an export's figures, one photo condition at a time",
+                         description="an export's figures on the lab test leaves under one photo condition "
+                                     "at a time (small in the frame, several leaves, shadow, blur...: conditions.py)")
     ppc.add_argument("--json", type=Path, help="also write the figures to this file")
-    pq = _model_command(sub, "quantize", "int8 (QDQ) copy of an export, calibrated on training photos, and its card",
-                        out=True)
-    pq.add_argument("--weight-max", type=int, choices=(WEIGHT_MAX, NO_SATURATION_MAX), default=WEIGHT_MAX,
-                    help=f"dense weights within -N..N ({NO_SATURATION_MAX}: no saturation on CPUs without VNNI)")
-    px = sub.add_parser("add-expert", help="add a lab expert's weighted disease logits to an export's graph (weight and "
-                                            "views chosen on validation), calibration and thresholds again, and its card")
+
+    # graft: a part added to an export's graph, then its card measured again
+    graft = _group(sub, "graft", "add a part to an export's graph, its card again",
+                   "add a part to an export's graph (a lab expert, the lab gate, the `lab_like` output, the familiarity "
+                   "cap), choose what it needs on validation and measure its card again")
+    px = _leaf(graft, "expert", "add-expert", "add a lab expert's weighted disease logits to an export's graph (weight "
+                                              "and views chosen on validation), calibration and thresholds again, and "
+                                              "its card")
     px.add_argument("--model", required=True, type=Path)
     px.add_argument("--expert", required=True, type=Path, help="an export whose disease logits are added (its card beside it)")
     px.add_argument("--out", required=True, type=Path)
@@ -154,28 +183,39 @@ def main(argv: list[str] | None = None) -> int:
     px.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
     px.add_argument("--replace", action="store_true",
                     help="the model already holds an expert: take it (and its lab gate) out first")
-    _model_command(sub, "add-lab-gate", "add a gate on lab-like photos (more weight to the lab expert) to an export "
+    _model_command(graft, "lab-gate", "add a gate on lab-like photos (more weight to the lab expert) to an export "
                    "that holds a lab expert; weights chosen on validation, calibration and thresholds again, and its "
-                   "card", out=True)
-    _model_command(sub, "add-lab-like", "add the output `lab_like` (a gate on the network's pooled features: how much "
+                   "card", out=True, cmd="add-lab-gate")
+    _model_command(graft, "lab-like", "add the output `lab_like` (a gate on the network's pooled features: how much "
                    "the photo looks like a lab photo) to an export without a lab expert, then choose its thresholds "
-                   "again (one of its own for field-like photos) and measure its card", out=True)
-    _model_command(sub, "recalibrate", "fit an export's temperature and class biases again on validation (in a file "
-                   "with a lab gate, biases scaled by the gate), choose its thresholds again and measure its card, "
-                   "in place")
-    _model_command(sub, "expose-lab-like", "add the output `lab_like` (the lab gate's value) to a file gated before it "
-                   "existed, in place, and measure its card again")
-    _model_command(sub, "add-familiarity", "cap the `leaf` output by the photo's similarity to the training leaves "
-                   "(floor chosen on validation), measure the card again", out=True)
-    psat = sub.add_parser("check-saturation", help="on lab and field validation photos, the pairs of int8 products "
-                                                   "that saturate an int16 on CPUs without VNNI (VPMADDUBSW)")
+                   "again (one of its own for field-like photos) and measure its card", out=True, cmd="add-lab-like")
+    _model_command(graft, "expose-lab-like", "add the output `lab_like` (the lab gate's value) to a file gated before it "
+                   "existed, in place, and measure its card again", cmd="expose-lab-like")
+    _model_command(graft, "familiarity", "cap the `leaf` output by the photo's similarity to the training leaves "
+                   "(floor chosen on validation), measure the card again", out=True, cmd="add-familiarity")
+
+    # int8: the quantized copy and the saturation of int8 pair sums on CPUs without VNNI
+    int8 = _group(sub, "int8", "int8 copies of an export, saturation without VNNI",
+                  "int8 (QDQ) copies of an export, and the int16 saturation of their pair sums on CPUs without VNNI")
+    pq = _model_command(int8, "quantize", "int8 (QDQ) copy of an export, calibrated on training photos, and its card",
+                        out=True, cmd="quantize")
+    pq.add_argument("--weight-max", type=int, choices=(WEIGHT_MAX, NO_SATURATION_MAX), default=WEIGHT_MAX,
+                    help=f"dense weights within -N..N ({NO_SATURATION_MAX}: no saturation on CPUs without VNNI)")
+    psat = _leaf(int8, "check-saturation", "check-saturation", "on lab and field validation photos, the pairs of int8 "
+                                                               "products that saturate an int16 on CPUs without VNNI "
+                                                               "(VPMADDUBSW)")
     psat.add_argument("--model", required=True, type=Path)
     psat.add_argument("--photos", type=int, default=16, help="lab and field validation photos each")
-    pnw = sub.add_parser("narrow-weights", help="an int8 file's dense weights brought to -63..63 (no saturation "
-                                                "without VNNI), with its card; `evaluate` measures it")
+    pnw = _leaf(int8, "narrow-weights", "narrow-weights", "an int8 file's dense weights brought to -63..63 (no "
+                                                          "saturation without VNNI), with its card; `evaluate` measures it")
     pnw.add_argument("--model", required=True, type=Path)
     pnw.add_argument("--out", required=True, type=Path)
-    pk = sub.add_parser("pack", help="the training photos, compactly, for a GPU machine (gputrain.pack)")
+
+    # gpu: every layer trained on a CUDA machine (gputrain.py), finished here (gpufinish.py)
+    gpu = _group(sub, "gpu", "train on a CUDA machine, finish here, ensemble card",
+                 "train every layer on a CUDA machine (gputrain.py): pack the photos here, train there, then finish "
+                 "each network and write the ensemble's card here (gpufinish.py)")
+    pk = _leaf(gpu, "pack", "pack", "the training photos, compactly, for a GPU machine (gputrain.pack)")
     pk.add_argument("--out", type=Path, default=REPO_ROOT / "ml" / ".pack")
     pk.add_argument("--lab-format", choices=LAB_FORMATS, default=PACK_LAB_FORMAT,
                     help="how the lab photos are stored (runs 1-3: webp)")
@@ -191,8 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     pk.add_argument("--no-resnet-start", action="store_true",
                     help="leave the ResNet50 ImageNet start out (23.6 MB): for runs without --arch resnet50_imagenet")
     pk.add_argument("--no-imagenet-start", action="store_true",
-                    help="leave the ImageNet weights out (4.1 MB): for a train-gpu --init run, which needs none")
-    pg = sub.add_parser("train-gpu", help="train resnet50 / vgg16 from scratch on a CUDA machine on the same batches "
+                    help="leave the ImageNet weights out (4.1 MB): for a gpu train --init run, which needs none")
+    pg = _leaf(gpu, "train", "train-gpu", "train resnet50 / vgg16 from scratch on a CUDA machine on the same batches "
                                           "(gputrain.train_gpu); writes <arch>.npz and <arch>.history.json")
     pg.add_argument("--pack", type=Path, default=REPO_ROOT / "ml" / ".pack")
     pg.add_argument("--out", type=Path, required=True)
@@ -214,30 +254,37 @@ def main(argv: list[str] | None = None) -> int:
                     help="go on training ARCH from an earlier run's <arch>.npz (its .history.json beside it is recorded)")
     pg.add_argument("--lr", type=float, default=None, help="peak learning rate of every --arch (default: each arch's own; "
                                                            "lower it when going on with --init)")
-    pfg = sub.add_parser("finish-gpu", help="calibrate, export, evaluate and write the card of train-gpu weights "
-                                            "(gpufinish.py, on this machine)")
+    pfg = _leaf(gpu, "finish", "finish-gpu", "calibrate, export, evaluate and write the card of gpu train weights "
+                                             "(gpufinish.py, on this machine)")
     _common(pfg)
     pfg.add_argument("--arch", required=True, choices=["resnet50", "vgg16", IMAGENET_ARCH, RESNET_ARCH])
-    pfg.add_argument("--weights", required=True, type=Path, help="<arch>.npz written by train-gpu (its history beside it)")
-    pen = sub.add_parser("ensemble-card", help="the ensemble's thresholds chosen on validation and its test figures "
-                                               "(models/ensemble.card.json)")
+    pfg.add_argument("--weights", required=True, type=Path, help="<arch>.npz written by gpu train (its history beside it)")
+    pen = _leaf(gpu, "ensemble-card", "ensemble-card", "the ensemble's thresholds chosen on validation and its test "
+                                                       "figures (models/ensemble.card.json)")
     _common(pen)
     pen.add_argument("--runs", type=Path, nargs="+", default=[REPO_ROOT / "ml" / "runs" / "gpu"],
-                     help="folders where finish-gpu left each network's outputs (else they are computed from the files)")
-    pr = sub.add_parser("tiny-reference", help="tiny untrained export + PyTorch reference outputs (tests)")
+                     help="folders where gpu finish left each network's outputs (else they are computed from the files)")
+
+    # fixtures: the files the tests read
+    fix = _group(sub, "fixtures", "rebuild the files the tests read",
+                 "rebuild the files the tests read: the server tests' tiny model and int8 probe, a tiny reference "
+                 "export, an image's preprocessed tensor")
+    pf = _leaf(fix, "tiny-model", "tiny-fixture", "rebuild the server tests' tiny model (model.onnx; card.json's file "
+                                                  "block)")
+    pf.add_argument("--out", type=Path, default=Path("apps/server/src/testing/fixtures/tiny-model"))
+    pip_ = _leaf(fix, "int8-probe", "int8-probe", "rebuild the server tests' int8 pair probe (exact int8 products)")
+    pip_.add_argument("--out", type=Path, default=Path("apps/server/src/testing/fixtures/int8-pairs/pairs.onnx"))
+    pr = _leaf(fix, "tiny-reference", "tiny-reference", "tiny untrained export + PyTorch reference outputs (tests)")
     pr.add_argument("--out", type=Path, required=True)
     pr.add_argument("--arch", default="mobilenet")
     pr.add_argument("--size", type=int, default=64)
     pr.add_argument("--views", type=int, choices=VIEW_COUNTS, default=1, help="symmetric views averaged in the graph")
-    pf = sub.add_parser("tiny-fixture", help="rebuild the server tests' tiny model (model.onnx; card.json's file block)")
-    pf.add_argument("--out", type=Path, default=Path("apps/server/src/testing/fixtures/tiny-model"))
-    pip_ = sub.add_parser("int8-probe", help="rebuild the server tests' int8 pair probe (exact int8 products)")
-    pip_.add_argument("--out", type=Path, default=Path("apps/server/src/testing/fixtures/int8-pairs/pairs.onnx"))
-    pp = sub.add_parser("preprocess", help="write the preprocessed tensor of an image file as raw float32")
+    pp = _leaf(fix, "preprocess", "preprocess", "write the preprocessed tensor of an image file as raw float32")
     pp.add_argument("image", type=Path)
     pp.add_argument("out", type=Path)
     args = ap.parse_args(argv)
 
+    # args.cmd: a top-level command's name, or for a subcommand the internal name its _leaf set (gpu train: train-gpu)
     if args.cmd == "add-expert":
         card = attach(args.model, args.expert, args.out, args.max_views, args.cache_dir, args.replace)
         print(json.dumps({"file": card["file"], "lab_expert": {k: card["lab_expert"][k] for k in ("weight", "views")}}, indent=1))

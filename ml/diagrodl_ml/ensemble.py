@@ -10,7 +10,7 @@ and the temperature and class biases are fitted again on that sum. The `leaf` ou
 `cam` stay the main network's own. The weight and the expert's views are chosen on validation (lab accuracy + field
 accuracy, `choose_expert`), and a weight is kept only if it beats the main network alone.
 
-`bash ml/run.sh add-expert --model M.onnx --expert E.onnx --out OUT.onnx`
+`bash ml/run.sh graft expert --model M.onnx --expert E.onnx --out OUT.onnx`
 """
 from __future__ import annotations
 
@@ -218,7 +218,7 @@ def choose_expert(main_src: Path, expert_src: Path, sets: dict[str, np.ndarray],
 
 def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cache_dir: Path = D.DEFAULT_CACHE_DIR,
            replace: bool = False) -> dict:
-    """`add-expert`: chooses the expert's views and weight on validation (choose_expert), writes the summed graph
+    """`graft expert`: chooses the expert's views and weight on validation (choose_expert), writes the summed graph
     to `dst` (add_expert) with the main card extended, fits the calibration again on the lab validation split
     (quantize.recalibrate), chooses the thresholds again and measures every figure of the card on the new file
     (fieldtrain.rethreshold). Writes nothing when the expert does not help on validation. `replace`: an export
@@ -270,7 +270,7 @@ def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cach
         "main": {"name": main_src.name, **main_digest},
         "choice": note,
     }
-    card["notes"].append(f"lab expert added by `add-expert` (expert {expert_src.name}, weight {weight:g}, {views} "
+    card["notes"].append(f"lab expert added by `graft expert` (expert {expert_src.name}, weight {weight:g}, {views} "
                          f"view{'s' if views > 1 else ''}; lab_expert has the choice): the notes above describe "
                          f"{main_src.name} without it (sha256 {main_digest['sha256'][:12]}){replaced}")
     return refit_after_graph_change(card, dst, sources, "the lab expert")

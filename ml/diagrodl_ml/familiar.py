@@ -18,7 +18,7 @@ MAX_FIELD field validation photos below it. What it buys cannot be measured on t
 of other crops), so the card reports a proxy on validation: each tomato class left out of the references in turn
 (the floor chosen again without it), the share of its lab validation photos that fall below the floor.
 
-`bash ml/run.sh add-familiarity --model models/mobilenet.onnx --out models/mobilenet.onnx`
+`bash ml/run.sh graft familiarity --model models/mobilenet.onnx --out models/mobilenet.onnx`
 """
 from __future__ import annotations
 
@@ -186,7 +186,7 @@ def capped_leaf(leaf: np.ndarray, s: np.ndarray, floor: float, leaf_threshold: f
 
 # ---------------------------------------------------------------- the command
 def attach(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dict:
-    """`add-familiarity`: references from training photos, the floor chosen on validation, the cap written into the
+    """`graft familiarity`: references from training photos, the floor chosen on validation, the cap written into the
     graph, the card's `familiarity` block, then every figure measured again on the new file (rethreshold; the leaf
     threshold the cap crosses at must come back unchanged)."""
     if not model.is_file() or not card_path(model).is_file():
@@ -245,7 +245,7 @@ def attach(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dic
             "below_floor": proxy, "median": round(float(np.median(list(proxy.values()))), 4)},
         "from": {"name": model.name, **before},
     }
-    card["notes"].append(f"familiarity cap added by `add-familiarity` (familiarity has the choice): the figures before it "
+    card["notes"].append(f"familiarity cap added by `graft familiarity` (familiarity has the choice): the figures before it "
                          f"were those of {model.name} sha256 {before['sha256'][:12]}")
     drop_cpu_figures(card, "when the familiarity cap was added: they were the figures of the file without it")
     write_card(card, card_path(dst))

@@ -752,7 +752,7 @@ def choose_views(model_path: Path, sets: dict[str, np.ndarray], outs: dict, y_la
 def evaluation_sources(card: dict, cache_dir: Path = DEFAULT_CACHE_DIR) -> tuple[TransferConfig, object, dict]:
     """The run's config, the lab data set's decode cache and every non-training set (lab validation and test,
     field validation, negatives validation and held-out), as `rethreshold` and `quantize.recalibrate` use them."""
-    cfg = TransferConfig(**card["training"].get("config", {}))  # a GPU card has none: finish-gpu's sets are the defaults
+    cfg = TransferConfig(**card["training"].get("config", {}))  # a GPU card has none: gpu finish's sets are the defaults
     items = D.scan()
     split = D.grouped_stratified_split(items)
     cache = D.build_cache(items, cache_dir=cache_dir)

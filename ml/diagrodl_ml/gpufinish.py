@@ -1,4 +1,4 @@
-"""`finish-gpu`: the weights `train-gpu` wrote (gputrain.py) -> calibration, leaf scaling and thresholds chosen on
+"""`gpu finish`: the weights `gpu train` wrote (gputrain.py) -> calibration, leaf scaling and thresholds chosen on
 validation -> the exported file (`models/<arch>.onnx`) -> every evaluation set measured on that file with
 onnxruntime-node -> the card. Runs on the CPU machine: the validation and test photos never travel.
 
@@ -71,7 +71,7 @@ def finish_gpu(arch: str, weights: Path, data: Prepared, models_dir: Path, split
     info = export_onnx(model, rules["temperature"], onnx_path, fp16_weights=True, bias=rules["bias"], leaf=rules["leaf_ac"])
     print(f"exported {onnx_path} ({info['size_bytes'] / 1e6:.1f} MB)", flush=True)
     ev = evaluate_export(None, onnx_path, data.cache, src, rules)
-    # what `ensemble-card` needs: every validation set's raw logits and the lab test split's outputs
+    # what `gpu ensemble-card` needs: every validation set's raw logits and the lab test split's outputs
     np.savez(weights.with_name(f"{name}.outputs.npz"), **{f"val_{k}_logits": v for k, v in lg.items()},
              y_val_lab=y_lab, y_val_field=y_field, test_probabilities=ev["test_out"]["probabilities"],
              test_leaf=ev["test_out"]["leaf"], y_test=ev["y_test"])
@@ -83,7 +83,7 @@ def finish_gpu(arch: str, weights: Path, data: Prepared, models_dir: Path, split
 
 
 def training_section(arch: str, history: dict, seconds: float) -> dict:
-    """The card's `training` block from `train-gpu`'s history (an epoch cut short by the budget is left out)."""
+    """The card's `training` block from `gpu train`'s history (an epoch cut short by the budget is left out)."""
     hist = [h for h in history.get("history", []) if arch in h]
     n_epochs = len(hist)
     cfg = history.get("config", {})
@@ -130,16 +130,16 @@ def training_section(arch: str, history: dict, seconds: float) -> dict:
         "device": f"{history.get('device')} (PyTorch {history.get('torch')}), {cfg.get('workers') or 'cores - 1'} view-drawing processes",
         "time_seconds": history.get("train_seconds"),
         "history": [{"epoch": h["epoch"], "side": h["side"], "seconds": h["seconds"], **h[arch]} for h in hist],
-        "command": ("bash ml/run.sh pack; on a CUDA machine, in ml/: OMP_NUM_THREADS=1 PYTHONPATH=. python3 -m diagrodl_ml.cli train-gpu --out DIR "
+        "command": ("bash ml/run.sh gpu pack; on a CUDA machine, in ml/: OMP_NUM_THREADS=1 PYTHONPATH=. python3 -m diagrodl_ml.cli gpu train --out DIR "
                     f"--arch {' '.join(cfg.get('archs', [arch]))} --time-budget-min {cfg.get('time_budget_min')} --lab-views "
                     f"{cfg.get('lab_views', 3)} --lab-plain {cfg.get('lab_plain', 1)} --synthetic {cfg.get('synthetic')} "
                     f"--background {cfg.get('background')}"
                     + "".join(f" --init {a}=PREVIOUS/{a}.npz" for a in (cfg.get("init") or {}))
                     + (f" --lr {history.get('lr')}" if cfg.get("init") else "") + "; then "
-                    f"bash ml/run.sh finish-gpu --arch {arch} --weights DIR/{arch}.npz"),
+                    f"bash ml/run.sh gpu finish --arch {arch} --weights DIR/{arch}.npz"),
         "finish_seconds": round(seconds, 1),
     }
-    if history.get("initialised_from"):  # this run went on from an earlier one's weights (train-gpu --init)
+    if history.get("initialised_from"):  # this run went on from an earlier one's weights (gpu train --init)
         training["initialised_from"] = history["initialised_from"]
     return training
 
@@ -196,7 +196,7 @@ def make_card(arch, model, info, onnx_path, data, split_seed, src, rules, rule_n
 assert NOT_LEAF == NUM_CLASSES
 
 
-# ---------------------------------------------------------------- `ensemble-card`: the ensemble's rules and figures
+# ------------------------------------------------------------ `gpu ensemble-card`: the ensemble's rules and figures
 def ensemble_field_evaluation(models_dir: Path, members: list[str], src: dict, rule: dict) -> dict:
     """The ensemble's figures (mean of the members' calibrated probabilities and leaf outputs, each from its file) on
     the field validation photos of both sources, the held-out field photos and the other crops' held-out leaves."""
@@ -228,7 +228,7 @@ ENSEMBLE_MEMBERS = ("mobilenet", "resnet50", "vgg16")
 
 
 def _saved_outputs(card: dict, runs_dirs: list[Path]) -> Path | None:
-    """`finish-gpu`'s saved outputs of this very file (the sha256 beside them), if one of runs_dirs has them."""
+    """`gpu finish`'s saved outputs of this very file (the sha256 beside them), if one of runs_dirs has them."""
     for d in runs_dirs:
         meta = d / f"{card['name']}.outputs.json"
         if meta.exists() and json.loads(meta.read_text())["sha256"] == card["file"]["sha256"]:
@@ -240,7 +240,7 @@ def _member_outputs(model_path: Path, card: dict, runs_dirs: list[Path], sets: d
                     test_x: np.ndarray) -> dict[str, dict[str, np.ndarray]]:
     """Calibrated probabilities and leaf probability of one member on every validation set (uint8 224 px) and the
     lab test split (`test_x`: float NCHW, preprocessed as the product and the card's evaluation do, without
-    rounding): from `finish-gpu`'s saved raw logits when they belong to this file, else from the file
+    rounding): from `gpu finish`'s saved raw logits when they belong to this file, else from the file
     (onnxruntime-node)."""
     saved = _saved_outputs(card, runs_dirs)
     if saved is not None:
@@ -252,7 +252,7 @@ def _member_outputs(model_path: Path, card: dict, runs_dirs: list[Path], sets: d
                    "leaf": sigmoid(a * leaf_score(z[f"val_{k}_logits"]) + c)} for k in sets}
         out["test"] = {"probabilities": z["test_probabilities"].astype(np.float64), "leaf": z["test_leaf"].reshape(-1)}
         return out
-    # a member without finish-gpu's outputs (VGG16's file is older): its outputs computed once, kept by the file's sha256
+    # a member without gpu finish's outputs (VGG16's file is older): its outputs computed once, kept by the file's sha256
     cached, meta = runs_dirs[0] / f"{card['name']}.member-outputs.npz", runs_dirs[0] / f"{card['name']}.member-outputs.json"
     if cached.exists() and meta.exists() and json.loads(meta.read_text()).get("sha256") == card["file"]["sha256"]:
         z = np.load(cached)

@@ -1,13 +1,13 @@
 """ResNet50 and VGG16 trained from scratch on a CUDA machine, with the MobileNet's field-robust views and its
 learned "not a tomato leaf" output (11 outputs).
 
-Two commands:
+Two commands (`gpu pack`, `gpu train`):
 
-- `pack` (any machine, needs ../shared/data): the training photos, compactly, in one folder small enough to
+- `gpu pack` (any machine, needs ../shared/data): the training photos, compactly, in one folder small enough to
   travel to a GPU machine (`ml/.pack/`, about 40 MB): the lab training split re-encoded as WebP at PACK_LAB_SIZE
   px, the field training part at 224 px, and the training part of the negatives (Tiny ImageNet photos as they
   are, a fixed sample of the Imagenette ones at 224 px). Nothing of validation or test goes in.
-- `train-gpu` (a CUDA machine; also runs on a CPU for the tests): decodes the pack, segments the lab leaves,
+- `gpu train` (a CUDA machine; also runs on a CPU for the tests): decodes the pack, segments the lab leaves,
   and trains every `--arch` on the same batches of views drawn by `fieldaug` (the MobileNet's recipe: per lab
   photo one plain lab view and two field-like views, 20 views per field photo weighted x2, every training
   negative, 2,000 synthetic non-leaf images and 1,000 background-only crops per epoch). The schedule follows the
@@ -16,7 +16,7 @@ Two commands:
   validation here: the last weights are the result. It writes `<arch>.npz` (the state dict, float16 for large
   tensors) and `<arch>.history.json`.
 
-`finish-gpu` (gpufinish.py) then calibrates, exports, evaluates and writes the card on the CPU machine.
+`gpu finish` (gpufinish.py) then calibrates, exports, evaluates and writes the card on the CPU machine.
 """
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ PACK_CROP_QUALITY = 78  # WebP quality of the other-crop training photos (224 px
 PACK_LAB_PER_CLASS = 230  # lab training photos packed per class (2026-11-28: the ResNet50 start takes 23.6 MB)
 IMAGENET_ARCH = "mobilenet_v2_imagenet"  # MobileNetV2 started from ImageNet weights, every layer trained
 RESNET_ARCH = "resnet50_imagenet"  # ResNet50 started from the Keras ImageNet weights (keras_resnet.py), every layer trained
-PACK_PRETRAINED = "pretrained.tflite"  # the converted start's TFLite file, copied into the pack by `pack`
+PACK_PRETRAINED = "pretrained.tflite"  # the converted start's TFLite file, copied into the pack by `gpu pack`
 PACK_RESNET = "resnet50_imagenet.npz"  # the ResNet50 start, int8 per output channel (23.5 MB against 94 MB float32)
 BN_PHOTOS, BN_SEED = 512, 2030  # clean lab photos whose statistics unfold the start's folded BatchNorms
 SIZES = ((0.5, 160), (0.8, 192), (1.01, 224))  # (share of the run up to which, image side)
@@ -382,7 +382,7 @@ def save_weights(model, path: Path, min_elements: int = 4096) -> None:
 
 
 def load_weights(arch: str, path: Path) -> torch.nn.Module:
-    """A network of `arch` with 11 outputs and the weights of a `train-gpu` .npz (float16 tensors back to float32), in
+    """A network of `arch` with 11 outputs and the weights of a `gpu train` .npz (float16 tensors back to float32), in
     eval mode."""
     z = np.load(path)
     model = imagenet_mobilenet_v2(NUM_CLASSES + 1, None) if arch == IMAGENET_ARCH else build_model(arch, NUM_CLASSES + 1)
@@ -405,13 +405,13 @@ def start_model(arch: str, pack_dir: Path, dec: Decoded, side: int, init: Path |
     if arch == RESNET_ARCH:
         start = pack_dir / PACK_RESNET
         if not start.is_file():
-            raise SystemExit(f"error: {start} is missing: `pack` writes the ResNet50 ImageNet start (keras_resnet.fetch)")
+            raise SystemExit(f"error: {start} is missing: `gpu pack` writes the ResNet50 ImageNet start (keras_resnet.fetch)")
         return imagenet_resnet50(NUM_CLASSES + 1, unpack_resnet50(start))  # real BatchNorm statistics: nothing to unfold
     if arch != IMAGENET_ARCH:
         return build_model(arch, NUM_CLASSES + 1)
     tflite = pack_dir / PACK_PRETRAINED
     if not tflite.is_file():
-        raise SystemExit(f"error: {tflite} is missing: `pack` copies the ImageNet weights when "
+        raise SystemExit(f"error: {tflite} is missing: `gpu pack` copies the ImageNet weights when "
                          f"{PRETRAINED_TFLITE} exists on the machine that packs")
     m = imagenet_mobilenet_v2(NUM_CLASSES + 1, tflite)
     pick = np.random.default_rng(BN_SEED).choice(len(dec.lab), min(BN_PHOTOS, len(dec.lab)), replace=False)
@@ -438,7 +438,7 @@ def train_gpu(pack_dir: Path, out_dir: Path, cfg: GpuConfig) -> dict:
         if arch not in cfg.archs:
             raise SystemExit(f"error: --init {arch}=...: {arch} is not among --arch {' '.join(cfg.archs)}")
         if not Path(path).is_file():
-            raise SystemExit(f"error: --init {arch}={path}: no such file (an <arch>.npz written by train-gpu)")
+            raise SystemExit(f"error: --init {arch}={path}: no such file (an <arch>.npz written by gpu train)")
     out_dir.mkdir(parents=True, exist_ok=True)
     cuda = torch.cuda.is_available()
     dev = torch.device("cuda" if cuda else "cpu")

@@ -16,12 +16,12 @@ thresholds chosen again (quantize.recalibrate, fieldtrain.rethreshold). `leaf` a
 g is also an output of the graph, `lab_like` [N]: on photos below LAB_LIKE_CUT (field-like photos) the product is far
 less often right (field validation part: 0.62 right when given against 1.00 on its lab-like photos), so the server and
 the browser show a diagnosis of such a photo with a caution (packages/contracts LAB_LIKE_CUT, the same 0.5).
-`expose_gate` adds that output to a file gated before it existed (`bash ml/run.sh expose-lab-like --model M.onnx`).
+`expose_gate` adds that output to a file gated before it existed (`bash ml/run.sh graft expose-lab-like --model M.onnx`).
 
 A second linear layer on the same features, fitted on lab training photos and added on gated photos, was tried
 (weights 0.5 to 2, L2 1e-3 and 1e-2): it never raised the validation score, so it is not part of the graph.
 
-`bash ml/run.sh add-lab-gate --model models/mobilenet.onnx --out models/mobilenet.onnx`
+`bash ml/run.sh graft lab-gate --model models/mobilenet.onnx --out models/mobilenet.onnx`
 """
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def _node(graph: onnx.GraphProto, name: str) -> onnx.NodeProto:
     try:
         return next(n for n in graph.node if n.name == name)
     except StopIteration:
-        raise ValueError(f"the graph has no node {name!r}: add the lab expert first (add-expert)") from None
+        raise ValueError(f"the graph has no node {name!r}: add the lab expert first (graft expert)") from None
 
 
 def tensors(graph: onnx.GraphProto) -> dict[str, str]:
@@ -242,7 +242,7 @@ def add_lab_like_output(graph: onnx.GraphProto) -> None:
     if any(o.name == LAB_LIKE for o in graph.output):
         raise ValueError(f"the graph already has an output {LAB_LIKE!r}")
     if not any(n.name == PREFIX + "gate" for n in graph.node):
-        raise ValueError("the graph holds no lab gate (add-lab-gate)")
+        raise ValueError("the graph holds no lab gate (graft lab-gate)")
     graph.initializer.append(numpy_helper.from_array(np.asarray([-1], np.int64), PREFIX + "flat"))
     graph.node.append(helper.make_node("Reshape", [PREFIX + "gate", PREFIX + "flat"], [LAB_LIKE], name=PREFIX + "lab_like"))
     graph.output.append(helper.make_tensor_value_info(LAB_LIKE, onnx.TensorProto.FLOAT, ["N"]))
@@ -254,14 +254,14 @@ LAB_LIKE_DESCRIPTION = (f"how much the photo looks like the lab photos (0..1, th
 
 # ---------------------------------------------------------------- the commands
 def expose_gate(model: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dict:
-    """`expose-lab-like`: adds the output `lab_like` to a file gated before it existed (in place), and measures every
+    """`graft expose-lab-like`: adds the output `lab_like` to a file gated before it existed (in place), and measures every
     figure of the card again (fieldtrain.rethreshold: the same thresholds come back, as the probabilities are the
     same; the evaluation now has its figures by photo kind)."""
     if not model.is_file() or not card_path(model).is_file():
         raise SystemExit(f"error: {model} and its card {card_path(model).name} are needed")
     card = json.loads(card_path(model).read_text())
     if "lab_gate" not in card:
-        raise SystemExit(f"error: {model} holds no lab gate (add-lab-gate first)")
+        raise SystemExit(f"error: {model} holds no lab gate (graft lab-gate first)")
     m = onnx.load(str(model))
     try:
         add_lab_like_output(m.graph)
@@ -274,7 +274,7 @@ def expose_gate(model: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dict:
     tmp.replace(model)
     card["file"].update(file_digest(model))
     card["outputs"][LAB_LIKE] = {"shape": ["N"], "description": LAB_LIKE_DESCRIPTION}
-    card["notes"].append(f"output `{LAB_LIKE}` added by `expose-lab-like` (labgate.expose_gate); every figure measured again")
+    card["notes"].append(f"output `{LAB_LIKE}` added by `graft expose-lab-like` (labgate.expose_gate); every figure measured again")
     write_card(card, card_path(model))
     card = rethreshold(model, cache_dir)
     after = card["rejection"]["threshold"], card["rejection"]["leaf_threshold"]
@@ -284,7 +284,7 @@ def expose_gate(model: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dict:
 
 
 def attach_gate(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dict:
-    """`add-lab-gate`: fits the gate and the lab head on training photos, chooses the weights on validation, writes
+    """`graft lab-gate`: fits the gate and the lab head on training photos, chooses the weights on validation, writes
     the graph and the card, fits the calibration and chooses the thresholds again, and measures every figure of the
     card on the new file. Writes nothing when the gate does not raise the validation score."""
     if not model.is_file() or not card_path(model).is_file():
@@ -293,7 +293,7 @@ def attach_gate(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -
     if "lab_gate" in card:
         raise SystemExit(f"error: {model} already holds a lab gate")
     if "lab_expert" not in card:
-        raise SystemExit(f"error: {model} holds no lab expert (add-expert first)")
+        raise SystemExit(f"error: {model} holds no lab expert (graft expert first)")
     before = file_digest(model)
     sources = evaluation_sources(card, cache_dir)
     _, cache, src = sources
@@ -326,7 +326,7 @@ def attach_gate(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -
         "from": {"name": model.name, **before},
         "choice": note,
     }
-    card["notes"].append(f"lab gate added by `add-lab-gate` (lab_gate has the choice): the figures before it were "
+    card["notes"].append(f"lab gate added by `graft lab-gate` (lab_gate has the choice): the figures before it were "
                          f"those of {model.name} sha256 {before['sha256'][:12]}")
     return refit_after_graph_change(card, dst, sources, "the lab gate")
 
@@ -364,7 +364,7 @@ def add_lab_like(src: Path, dst: Path, gate: tuple[np.ndarray, float]) -> dict:
 
 
 def attach_lab_like(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -> dict:
-    """`add-lab-like`: the gate alone, for a network without a lab expert (the GPU networks of 2026-11-28). Fits the
+    """`graft lab-like`: the gate alone, for a network without a lab expert (the GPU networks of 2026-11-28). Fits the
     gate on training photos (each lab training photo as the product sees it against field training photos, views of
     them and lab leaves made to look like field photos), adds the output `lab_like`, and chooses the thresholds again
     (fieldtrain.rethreshold: a confidence threshold of its own for field-like photos, `field_threshold`, raised for the
@@ -399,7 +399,7 @@ def attach_lab_like(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DI
         "val_share_lab_like": share, "from": {"name": model.name, **before},
     }
     drop_cpu_figures(card, "when the output lab_like was added: they were the figures of the file without it")
-    card["notes"].append(f"output `{LAB_LIKE}` added by `add-lab-like` (lab_like_gate); the figures before it were those "
+    card["notes"].append(f"output `{LAB_LIKE}` added by `graft lab-like` (lab_like_gate); the figures before it were those "
                          f"of {model.name} sha256 {before['sha256'][:12]}")
     write_card(card, card_path(dst))
     return rethreshold(dst, sources=sources)

@@ -21,7 +21,7 @@ ARCHS: dict[str, str] = {
     # ImageNet start (tflite.py converts ../shared/pretrained/mobilenet_v2_imagenet) + an 11th 'not a leaf' output
     "mobilenet_v2_imagenet": "mobilenet_v2",
     # the same ImageNet start with the 10 diseases only, every layer trained on the lab photos (train.py):
-    # the lab expert that add-expert puts beside the main network
+    # the lab expert that `graft expert` puts beside the main network
     "mobilenet_v2_lab": "mobilenet_v2",
     "resnet50": "resnet50",
     # ResNet50 started from the Keras ImageNet weights (keras_resnet.py) + an 11th 'not a leaf' output

@@ -241,7 +241,7 @@ def narrow_weights(src: Path, dst: Path, weight_max: int = NO_SATURATION_MAX) ->
     """A QDQ file (an earlier `quantize_model`'s, -127..127) with its dense convolutions' int8 weights brought to
     -weight_max..weight_max: per output channel q' = round(q x weight_max / max|q|) at scale x max|q| / weight_max,
     its int32 bias at the new input x weight scale. Depthwise convolutions and everything else of the graph are left
-    as they are. The weights are rounded twice (from float, then here), so `quantize --weight-max` from the float
+    as they are. The weights are rounded twice (from float, then here), so `int8 quantize --weight-max` from the float
     file loses less. Returns the new file's digest."""
     m = onnx.load(str(src))
     g = m.graph

@@ -115,7 +115,7 @@ class LabExpertTest(unittest.TestCase):
             tensors(onnx.load(str(self.tmp / "gated.onnx")).graph)
         with self.assertRaises(ValueError):  # a file without a lab expert
             tensors(onnx.load(str(self.tmp / "main.onnx")).graph)
-        # add-expert --replace: taking the expert and its gate out gives the main network's outputs back
+        # graft expert --replace: taking the expert and its gate out gives the main network's outputs back
         without_expert(self.tmp / "gated.onnx", self.tmp / "alone.onnx")
         alone, main = ort_outputs(self.tmp / "alone.onnx", x), ort_outputs(self.tmp / "main.onnx", x)
         self.assertEqual(set(alone), set(main))

@@ -28,7 +28,7 @@ class Int8PairProbeTest(unittest.TestCase):
     def test_committed_probe_is_what_the_pipeline_writes(self) -> None:
         write_int8_pair_probe(self.tmp / "pairs.onnx")
         self.assertEqual((self.tmp / "pairs.onnx").read_bytes(), PROBE.read_bytes(),
-                         "rebuild it: PYTHONPATH=ml python3 -m diagrodl_ml.cli int8-probe")
+                         "rebuild it: PYTHONPATH=ml python3 -m diagrodl_ml.cli fixtures int8-probe")
 
     @unittest.skipUnless(node_ort_available(), "needs node and onnxruntime-node (npm ci)")
     def test_products_are_exact_through_the_pipelines_runner(self) -> None:

@@ -1,5 +1,5 @@
 """ResNet50 / VGG16 on a GPU machine (gputrain.py) and their finishing here (gpufinish.py): the pack, one epoch of
-train-gpu on the CPU with a tiny network, the weights read back, and the raw logits read from the exported file;
+`gpu train` on the CPU with a tiny network, the weights read back, and the raw logits read from the exported file;
 the MobileNetV2 from the ImageNet start (`--arch mobilenet_v2_imagenet`): its start computes the converted network's
 function, one epoch on the CPU, its weights read back."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`add-lab-like` (labgate.add_lab_like): the gate alone on a network without a lab expert. The new output `lab_like`
+"""`graft lab-like` (labgate.add_lab_like): the gate alone on a network without a lab expert. The new output `lab_like`
 is sigmoid(gate . pooled features + c) of each photo, and every other output of the file is unchanged."""
 from __future__ import annotations
 

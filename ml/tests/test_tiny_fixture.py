@@ -1,6 +1,6 @@
 """The server tests' tiny model (apps/server/src/testing/fixtures/tiny-model/) is committed so the
 server tests need no PyTorch; this checks it is still what the pipeline builds. Rebuild it with
-`PYTHONPATH=ml python3 -m diagrodl_ml.cli tiny-fixture` (see the fixture's README.md)."""
+`PYTHONPATH=ml python3 -m diagrodl_ml.cli fixtures tiny-model` (see the fixture's README.md)."""
 from __future__ import annotations
 
 import hashlib
@@ -21,7 +21,7 @@ from diagrodl_ml.preprocess import MEAN, STD
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "apps" / "server" / "src" / "testing" / "fixtures" / "tiny-model"
-REBUILD = "PYTHONPATH=ml python3 -m diagrodl_ml.cli tiny-fixture"
+REBUILD = "PYTHONPATH=ml python3 -m diagrodl_ml.cli fixtures tiny-model"
 
 
 class TinyFixtureTest(unittest.TestCase):

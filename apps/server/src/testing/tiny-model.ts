@@ -1,6 +1,6 @@
 /**
  * A tiny, untrained model for tests (the shipped models' accuracy is never relied on): the
- * training pipeline's own `tiny-reference` export (`tiny_cnn`, 64 px, 9.8 KB), committed with its card in
+ * training pipeline's own `fixtures tiny-reference` export (`tiny_cnn`, 64 px, 9.8 KB), committed with its card in
  * fixtures/tiny-model/ so the server tests need no PyTorch. ml/tests/test_tiny_fixture.py checks
  * it still matches what the pipeline builds; fixtures/tiny-model/README.md says how to rebuild it.
  */
