@@ -11,7 +11,6 @@
     python3 -m diagrodl_ml.cli graft lab-gate --model M.onnx --out OUT.onnx   # labgate.py
     python3 -m diagrodl_ml.cli graft lab-like --model M.onnx --out OUT.onnx   # labgate.py: the gate alone, no expert
     python3 -m diagrodl_ml.cli graft expose-lab-like --model M.onnx   # labgate.py: the gate as output `lab_like`
-    python3 -m diagrodl_ml.cli graft familiarity --model M.onnx --out O.onnx   # familiar.py: far from every training leaf
     python3 -m diagrodl_ml.cli int8 quantize --model M.onnx --out O.onnx      # quantize.py: the int8 copy and its card
     python3 -m diagrodl_ml.cli int8 check-saturation --model M.onnx # quantize.py: int16 pair sums that saturate without VNNI
     python3 -m diagrodl_ml.cli int8 narrow-weights --model M.onnx --out O.onnx   # quantize.py: dense int8 weights to -63..63
@@ -38,7 +37,6 @@ from . import data as D
 from .card import data_section
 from .ensemble import attach, refit_calibration
 from .labgate import attach_gate, attach_lab_like, expose_gate
-from .familiar import attach as attach_familiarity
 from .conditions import measure as measure_conditions
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
 from .quantize import NO_SATURATION_MAX, WEIGHT_MAX, narrow_file, pair_saturation, quantize, validation_photos
@@ -170,8 +168,8 @@ def main(argv: list[str] | None = None) -> int:
 
     # graft: a part added to an export's graph, then its card measured again
     graft = _group(sub, "graft", "add a part to an export's graph, its card again",
-                   "add a part to an export's graph (a lab expert, the lab gate, the `lab_like` output, the familiarity "
-                   "cap), choose what it needs on validation and measure its card again")
+                   "add a part to an export's graph (a lab expert, the lab gate, the `lab_like` output), choose what it "
+                   "needs on validation and measure its card again")
     px = _leaf(graft, "expert", "add-expert", "add a lab expert's weighted disease logits to an export's graph (weight "
                                               "and views chosen on validation), calibration and thresholds again, and "
                                               "its card")
@@ -191,8 +189,6 @@ def main(argv: list[str] | None = None) -> int:
                    "again (one of its own for field-like photos) and measure its card", out=True, cmd="add-lab-like")
     _model_command(graft, "expose-lab-like", "add the output `lab_like` (the lab gate's value) to a file gated before it "
                    "existed, in place, and measure its card again", cmd="expose-lab-like")
-    _model_command(graft, "familiarity", "cap the `leaf` output by the photo's similarity to the training leaves "
-                   "(floor chosen on validation), measure the card again", out=True, cmd="add-familiarity")
 
     # int8: the quantized copy and the saturation of int8 pair sums on CPUs without VNNI
     int8 = _group(sub, "int8", "int8 copies of an export, saturation without VNNI",
@@ -307,10 +303,6 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"file": card["file"], "by_photo_kind": {k: v["by_photo_kind"] for k, v in
                                                                   card["out_of_distribution"]["evaluation"].items()
                                                                   if "by_photo_kind" in v}}, indent=1))
-        return 0
-    if args.cmd == "add-familiarity":
-        card = attach_familiarity(args.model, args.out, args.cache_dir)
-        print(json.dumps({k: card[k] for k in ("familiarity", "rejection")}, indent=1))
         return 0
     if args.cmd == "check-saturation":
         for name, batch in validation_photos(args.photos).items():

@@ -452,11 +452,7 @@ describe('schedule', () => {
       { ...EXAMPLE, kc: undefined, day: 5, stages: { late: 0 } },
       'stages.late: late must be a whole number of days from 1 to 365',
     );
-    fails(
-      'schedule',
-      { ...EXAMPLE, emitterFlow: undefined },
-      'emitterFlow: required (number)',
-    );
+    fails('schedule', { ...EXAMPLE, emitterFlow: undefined }, 'emitterFlow: required (number)');
     fails('schedule', { ...EXAMPLE, stages: { kcMax: 1 } }, 'stages: Unrecognized key: "kcMax"');
   });
 });
