@@ -10,6 +10,7 @@ import {
   irrigationSchedule,
   referenceEvapotranspiration,
 } from '../packages/hydraulics/src/index.ts';
+import { DRIP_EXAMPLE, FAO56_EXAMPLE_18 } from '../packages/hydraulics/src/worked-examples.ts';
 import { SHOTS, expect, expectAccessible, shot, test } from './fixtures.ts';
 import { csvRows, download, expectRounded, pdfToPng, shotBoth } from './tools-helpers.ts';
 import type { Page } from '@playwright/test';
@@ -65,17 +66,7 @@ test.describe('irrigation scheduling', () => {
     await page.getByTestId('schedule-area').fill('2');
     await page.getByTestId('schedule-systemFlow').fill('10');
     await page.getByTestId('schedule-calculate').click();
-    const pumped = irrigationSchedule({
-      et0: 5,
-      kc: 1.15,
-      emitterFlow: 1.6,
-      emitterSpacing: 0.3,
-      lateralSpacing: 1.5,
-      eu: 90,
-      hoursAvailable: 20,
-      area: 2,
-      systemFlow: 10,
-    });
+    const pumped = irrigationSchedule({ ...DRIP_EXAMPLE, area: 2, systemFlow: 10 });
     await expect(page.getByTestId('schedule-pump')).toHaveAttribute('data-status', 'success');
     await expect(page.getByTestId('schedule-pump')).toHaveText(
       `El equipo de 10.00 m³/h alcanza: con 11 sectores cada uno pide ${pumped.flowPerSector!.toFixed(2)} m³/h, y bastarían 8 sectores.`,
@@ -91,20 +82,8 @@ test.describe('irrigation scheduling', () => {
     await page.getByTestId('schedule-et0Source').selectOption('penman-monteith');
     await page.getByTestId('schedule-kcMode').selectOption('stage');
     await page.getByTestId('schedule-calculate').click();
-    const fao = referenceEvapotranspiration({
-      method: 'penman-monteith',
-      period: 'day',
-      latitude: 50.8,
-      altitude: 100,
-      dayOfYear: 187,
-      tmax: 21.5,
-      tmin: 12.3,
-      rhmax: 84,
-      rhmin: 63,
-      windSpeed: 2.778,
-      windHeight: 10,
-      sunshineHours: 9.25,
-    });
+    // the wind as the screen's default gives it: 2.778 m/s
+    const fao = referenceEvapotranspiration({ ...FAO56_EXAMPLE_18, windSpeed: 2.778 });
     const terms = 'schedule-et0-figures';
     await expect(figure(page, 'et0', terms)).toHaveText('3.88');
     await expect(figure(page, 'Ra', terms)).toHaveText('41.09');

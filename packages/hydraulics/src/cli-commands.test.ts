@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CliInputError, isCommand, runCommand } from './cli-commands';
+import { DRIP_EXAMPLE, FAO56_EXAMPLE_18 } from './worked-examples';
 
 function fails(command: string, input: unknown, message: unknown, options = {}) {
   try {
@@ -341,19 +342,7 @@ describe('commands', () => {
 });
 
 /** FAO-56 Example 18 as the CLI takes it (wind 10 km/h at 10 m). */
-const BRUSSELS = {
-  method: 'penman-monteith',
-  latitude: 50.8,
-  altitude: 100,
-  dayOfYear: 187,
-  tmax: 21.5,
-  tmin: 12.3,
-  rhmax: 84,
-  rhmin: 63,
-  windSpeed: 10 / 3.6,
-  windHeight: 10,
-  sunshineHours: 9.25,
-};
+const BRUSSELS = FAO56_EXAMPLE_18;
 
 describe('et0', () => {
   it("gives FAO-56 Example 18 with the issue's keys first", () => {
@@ -409,15 +398,7 @@ describe('et0', () => {
 });
 
 describe('schedule', () => {
-  const EXAMPLE = {
-    et0: 5,
-    kc: 1.15,
-    emitterFlow: 1.6,
-    emitterSpacing: 0.3,
-    lateralSpacing: 1.5,
-    eu: 90,
-    hoursAvailable: 20,
-  };
+  const EXAMPLE = DRIP_EXAMPLE;
 
   it("gives the issue's example with its keys first", () => {
     const output = runCommand('schedule', EXAMPLE).output as Record<string, number>;

@@ -253,7 +253,10 @@ function runMainline(input: unknown, options: CommandOptions): CommandResult {
   return { output, epanetInp: engine(() => toEpanetInp(design), '--epanet: ') };
 }
 
-/** FAO-56 ET0 (README.md, "Irrigation scheduling"): the keys first, then the other intermediates. */
+/**
+ * FAO-56 ET0 (README.md, "Irrigation scheduling"): the documented keys first (et0, es, ea, Ra, N,
+ * Rs, Rso, Rn, u2), then the other intermediates.
+ */
 function runEt0(input: unknown) {
   const r = engine(() => referenceEvapotranspiration(parse(et0InputSchema, input)));
   return {
@@ -282,7 +285,7 @@ function runEt0(input: unknown) {
   };
 }
 
-/** The drip schedule: the keys first, then the stage and the system flow check. */
+/** The drip schedule: the documented keys first, then the stage and the system flow check. */
 function runSchedule(input: unknown) {
   const r = engine(() => irrigationSchedule(parse(scheduleInputSchema, input)));
   return {

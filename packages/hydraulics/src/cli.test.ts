@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { DRIP_EXAMPLE, FAO56_EXAMPLE_18 } from './worked-examples';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
@@ -64,34 +65,11 @@ describe('hydro CLI (spawned)', { timeout: 120_000 }, () => {
   });
 
   it('et0 and schedule: FAO-56 Example 18 and the drip example; exit 2 naming the field', () => {
-    const et0 = hydro(
-      ['et0'],
-      JSON.stringify({
-        method: 'penman-monteith',
-        latitude: 50.8,
-        altitude: 100,
-        dayOfYear: 187,
-        tmax: 21.5,
-        tmin: 12.3,
-        rhmax: 84,
-        rhmin: 63,
-        windSpeed: 10 / 3.6,
-        windHeight: 10,
-        sunshineHours: 9.25,
-      }),
-    );
+    const et0 = hydro(['et0'], JSON.stringify(FAO56_EXAMPLE_18));
     expect(et0.stderr).toBe('');
     expect(et0.code).toBe(0);
     expect((JSON.parse(et0.stdout) as { et0: number }).et0.toFixed(2)).toBe('3.88');
-    const input = {
-      et0: 5,
-      kc: 1.15,
-      emitterFlow: 1.6,
-      emitterSpacing: 0.3,
-      lateralSpacing: 1.5,
-      eu: 90,
-      hoursAvailable: 20,
-    };
+    const input = DRIP_EXAMPLE;
     const schedule = hydro(['schedule'], JSON.stringify(input));
     expect(schedule.code).toBe(0);
     expect((JSON.parse(schedule.stdout) as { sectors: number }).sectors).toBe(11);

@@ -28,6 +28,7 @@ import {
   type Et0Input,
 } from './evapotranspiration';
 import { expectRelative } from './test-helpers';
+import { FAO56_EXAMPLE_18 } from './worked-examples';
 
 /** |actual − printed| ≤ half a unit of the printed value's last decimal. */
 function expectPrinted(actual: number | null, printed: number, decimals: number): void {
@@ -41,20 +42,7 @@ function expectPrinted(actual: number | null, printed: number, decimals: number)
 const rad = (degrees: number) => (degrees * Math.PI) / 180;
 
 /** FAO-56 Example 18: Brussels, 6 July. Wind 10 km/h at 10 m. */
-const BRUSSELS: Et0Input = {
-  method: 'penman-monteith',
-  period: 'day',
-  latitude: 50 + 48 / 60,
-  altitude: 100,
-  dayOfYear: 187,
-  tmax: 21.5,
-  tmin: 12.3,
-  rhmax: 84,
-  rhmin: 63,
-  windSpeed: 10 / 3.6,
-  windHeight: 10,
-  sunshineHours: 9.25,
-};
+const BRUSSELS = FAO56_EXAMPLE_18;
 
 /** FAO-56 Example 17: Bangkok, April (monthly means), ea and u2 measured, March 29.2 °C. */
 const BANGKOK: Et0Input = {

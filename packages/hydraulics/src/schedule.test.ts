@@ -2,17 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { HydraulicsInputError } from './errors';
 import { irrigationSchedule, type ScheduleInput } from './schedule';
 import { expectRelative } from './test-helpers';
+import { DRIP_EXAMPLE } from './worked-examples';
 
 /** The example: ET0 5.0, Kc 1.15, 1.6 L/h every 0.30 m, laterals 1.5 m apart, EU 90 %, 20 h. */
-const EXAMPLE: ScheduleInput = {
-  et0: 5,
-  kc: 1.15,
-  emitterFlow: 1.6,
-  emitterSpacing: 0.3,
-  lateralSpacing: 1.5,
-  eu: 90,
-  hoursAvailable: 20,
-};
+const EXAMPLE = DRIP_EXAMPLE;
 
 describe('drip schedule', () => {
   it('gives the worked example', () => {

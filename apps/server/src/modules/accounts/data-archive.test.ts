@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
+import { openFilesUnder } from '../../testing/open-files.ts';
 import type { UserRows } from './account-data.repository.ts';
 import { ARCHIVE_FILES, dataArchive } from './data-archive.ts';
 
@@ -31,20 +32,6 @@ const rows = {
 } as unknown as UserRows;
 const folders = [{ kind: 'post_images' as const, dir: photos }];
 
-/** The files under `dir` this process holds open. */
-function openFiles(): string[] {
-  return fs
-    .readdirSync('/proc/self/fd')
-    .map((fd) => {
-      try {
-        return fs.readlinkSync(path.join('/proc/self/fd', fd));
-      } catch {
-        return ''; // closed while listed
-      }
-    })
-    .filter((target) => target.startsWith(dir));
-}
-
 async function entryNames(bytes: Buffer): Promise<string[]> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.fromBuffer(bytes, { lazyEntries: false }, (err, z) => (err ? reject(err) : resolve(z))),
@@ -68,6 +55,6 @@ describe('the data archive stream', () => {
       Object.values(ARCHIVE_FILES).sort((a, b) => (a < b ? -1 : 1)),
     );
     expect(names.filter((n) => n.startsWith('photos/'))).toHaveLength(PHOTOS);
-    expect(openFiles()).toEqual([]);
+    expect(openFilesUnder(dir)).toEqual([]);
   });
 });

@@ -31,6 +31,7 @@ import {
 import { Browser, type Json, json, postgresOrSkip } from '../../testing/harness.ts';
 import { mailsTo } from '../../testing/mail-reader.ts';
 import { makeModelsDir } from '../../testing/tiny-model.ts';
+import { openFilesUnder } from '../../testing/open-files.ts';
 import { createUserDirect } from '../../testing/users.ts';
 import type { RunOutcome } from '../diagnosis/identification-runner.ts';
 
@@ -355,18 +356,8 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         fs.writeFileSync(path.join(photos, `grande-${i}.jpg`), Buffer.alloc(1024 * 1024, i));
       }
       const media = path.join(dataDir, 'media');
-      /** The files under the media folder this process (the server) holds open. */
-      const openMedia = () =>
-        fs
-          .readdirSync('/proc/self/fd')
-          .map((fd) => {
-            try {
-              return fs.readlinkSync(path.join('/proc/self/fd', fd));
-            } catch {
-              return ''; // closed while listed
-            }
-          })
-          .filter((target) => target.startsWith(media));
+      // the server runs in this process: its open files are this process's
+      const openMedia = () => openFilesUnder(media);
       for (let attempt = 0; attempt < 3; attempt++) {
         const gone = new AbortController();
         const res = await a.browser.request('GET', EXPORT, { signal: gone.signal });

@@ -95,8 +95,8 @@ export interface Options {
 
 /**
  * The defaults: the climate of FAO-56 Example 18 (Brussels, 6 July; wind 10 km/h = 2.778 m/s at
- * 10 m), tomato's stages on day 80 (mid-season), and the issue's drip layout (1.6 L/h every
- * 0.30 m, laterals 1.5 m apart, EU 90 %, 20 h a day).
+ * 10 m), tomato's stages on day 80 (mid-season), and a drip layout of 1.6 L/h emitters every
+ * 0.30 m, laterals 1.5 m apart, EU 90 %, 20 h a day.
  */
 const DEFAULT_RAW: Raw = {
   latitude: '50.8',
