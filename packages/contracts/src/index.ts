@@ -14,3 +14,4 @@ export * from './device.ts';
 export * from './endpoints.ts';
 export * from './openapi.ts';
 export * from './localize.ts';
+export * from './csv.ts';

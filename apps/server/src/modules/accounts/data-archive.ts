@@ -8,7 +8,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
-import { type MediaKind, TOOL, className, isClassId } from '@diagrodl/contracts';
+import {
+  type CsvCell,
+  type MediaKind,
+  TOOL,
+  className,
+  isClassId,
+  toCsv,
+} from '@diagrodl/contracts';
 import type { UserFolder } from '../users/user-data.ts';
 import type { UserRows } from './account-data.repository.ts';
 
@@ -29,17 +36,11 @@ export const ARCHIVE_FILES = {
   photosCsv: 'photos.csv',
 } as const;
 
-type Cell = string | number | boolean | null | undefined;
+type Cell = CsvCell | boolean;
 
-/** RFC 4180 CSV (comma, CRLF, quotes doubled) with a UTF-8 byte-order mark for spreadsheets. */
-export function toCsv(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
-  const cell = (c: Cell): string => {
-    if (c === null || c === undefined) return '';
-    const text = String(c);
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return `\uFEFF${[header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
-}
+/** A CSV file with a UTF-8 byte-order mark, so that spreadsheets read its accents. */
+const csvFile = (header: readonly string[], rows: readonly (readonly Cell[])[]): string =>
+  `\uFEFF${toCsv([header, ...rows])}`;
 
 interface TopClass {
   label: string;
@@ -345,7 +346,7 @@ export async function dataArchive(
   json(ARCHIVE_FILES.diagnosesJson, diagnosisRows);
   text(
     ARCHIVE_FILES.diagnosesCsv,
-    toCsv(
+    csvFile(
       [
         'id',
         'name_img',
@@ -371,7 +372,7 @@ export async function dataArchive(
   json(ARCHIVE_FILES.photosJson, photoRows);
   text(
     ARCHIVE_FILES.photosCsv,
-    toCsv(
+    csvFile(
       [
         'id',
         'name_img',

@@ -4,11 +4,11 @@
  * uniformity, with its status (the exports describe the same figures in report.ts).
  */
 import { useId, useState, type Ref } from 'react';
-import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
 import { DESIGN_MESSAGES, uniformityStatusText, type LateralResult } from '@diagrodl/hydraulics';
 import { formatNumber } from '@/lib/format.ts';
 import { StatusLine } from '../shared/fields.tsx';
+import { FiguresTable } from '../shared/FiguresTable.tsx';
 import { LineChart } from '../shared/LineChart.tsx';
 import { NumCells, ToolTable } from '../shared/ToolTable.tsx';
 import { useNumberFormat } from '../shared/useNumberFormat.ts';
@@ -54,22 +54,12 @@ export function LateralDesignResult({
             variant={d.status === 'ok' ? 'success' : 'danger'}
             testId="lateral-uniformity"
           />
-          <div className="table-responsive">
-            <Table size="sm" className="tool-table w-auto" data-testid="lateral-figures">
-              <caption className="visually-hidden">{t('irrigation.lateral.design.title')}</caption>
-              <tbody>
-                {designFigures(d).map(([key, value, unit, digits]) => (
-                  <tr key={key} data-figure={key}>
-                    <th scope="row" className="fw-normal">
-                      {t(`irrigation.lateral.design.figures.${key}`)}
-                    </th>
-                    <td className="num fw-semibold">{fmt(value, digits)}</td>
-                    <td>{unit}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          </div>
+          <FiguresTable
+            rows={designFigures(d)}
+            label={(key) => t(`irrigation.lateral.design.figures.${key}`)}
+            testId="lateral-figures"
+            caption={t('irrigation.lateral.design.title')}
+          />
           <LineChart
             svgRef={svgRef}
             testId="lateral-profile"

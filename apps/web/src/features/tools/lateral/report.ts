@@ -9,13 +9,14 @@ import {
 } from '@diagrodl/hydraulics';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
+import type { FigureRow } from '../shared/FiguresTable.tsx';
 import type { Figure, Report, ReportBlock } from '../shared/report.ts';
 import type { Translate } from '../shared/translate.ts';
 import type { FixedFormatter } from '../shared/useNumberFormat.ts';
 import { LATERAL_COLUMNS, LATERAL_FIELDS } from './state.ts';
 
 /** The figures of the designed lateral: [key, value, unit, decimals]. */
-export function designFigures(d: LateralDesign): [string, number, string, number][] {
+export function designFigures(d: LateralDesign): FigureRow[] {
   return [
     ['emitters', d.emitters, '', 0],
     ['length', d.length, 'm', 2],

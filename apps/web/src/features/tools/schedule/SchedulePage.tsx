@@ -2,10 +2,10 @@ import { useEffect, useId, useMemo, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
-import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { ExportBar } from '../shared/ExportBar.tsx';
+import { FiguresTable } from '../shared/FiguresTable.tsx';
 import { InlineAlert } from '../shared/InlineAlert.tsx';
 import { LineChart } from '../shared/LineChart.tsx';
 import { ToolPage } from '../shared/ToolPage.tsx';
@@ -22,7 +22,6 @@ import {
   scheduleReport,
   scheduleSentence,
   seasonCurve,
-  type FigureRow,
 } from './report.ts';
 import {
   activeFields,
@@ -30,6 +29,7 @@ import {
   DESIGN,
   ET0_SOURCES,
   FIELDS,
+  FIELD_GROUPS,
   HUMIDITY_MODES,
   KC_MODES,
   KIND,
@@ -41,82 +41,11 @@ import {
 } from './state.ts';
 import '../shared/tools.css';
 
-/** The fields of each card of the form, in order (those the choices leave out are not shown). */
-const GROUPS: { id: string; fields: readonly FieldKey[] }[] = [
-  {
-    id: 'climate',
-    fields: [
-      'et0',
-      'latitude',
-      'altitude',
-      'dayOfYear',
-      'tmax',
-      'tmin',
-      'rhmax',
-      'rhmin',
-      'rhmean',
-      'tdew',
-      'ea',
-      'windSpeed',
-      'windHeight',
-      'sunshineHours',
-      'solarRadiation',
-      'tPrevious',
-      'tNext',
-    ],
-  },
-  {
-    id: 'crop',
-    fields: ['initial', 'development', 'midSeason', 'late', 'kcIni', 'kcMid', 'kcEnd', 'day', 'kc'],
-  },
-  {
-    id: 'drip',
-    fields: [
-      'effectiveRain',
-      'emitterFlow',
-      'emitterSpacing',
-      'lateralSpacing',
-      'eu',
-      'leachingFraction',
-      'hoursAvailable',
-      'area',
-      'systemFlow',
-    ],
-  },
-];
-
-/** A table of figures: label, value with its decimals, unit; each row marked with its key. */
-function Figures({
-  rows,
-  label,
-  testId,
-  caption,
-}: {
-  rows: FigureRow[];
-  label: (key: string) => string;
-  testId: string;
-  caption: string;
-}) {
-  const { fmt } = useNumberFormat();
-  return (
-    <div className="table-responsive">
-      <Table size="sm" className="tool-table w-auto" data-testid={testId}>
-        <caption className="visually-hidden">{caption}</caption>
-        <tbody>
-          {rows.map(([key, value, unit, digits]) => (
-            <tr key={key} data-figure={key}>
-              <th scope="row" className="fw-normal">
-                {label(key)}
-              </th>
-              <td className="num fw-semibold">{fmt(value, digits)}</td>
-              <td>{unit}</td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
-    </div>
-  );
-}
+/** The cards of the form, each with its fields (those the choices leave out are not shown). */
+const GROUPS = Object.entries(FIELD_GROUPS).map(([id, fields]) => ({
+  id,
+  fields: fields as readonly FieldKey[],
+}));
 
 export default function SchedulePage() {
   const { t } = useTranslation();
@@ -277,7 +206,7 @@ export default function SchedulePage() {
               testId="schedule-pump"
             />
           )}
-          <Figures
+          <FiguresTable
             rows={scheduleFigures(s, computed.et0Value)}
             label={(key) =>
               key === 'kc' ? kcLabel(s, t) : t(`irrigation.schedule.figures.${key}`)
@@ -318,7 +247,7 @@ export default function SchedulePage() {
               <h3 className="h5" id={`${id}-e`}>
                 {t('irrigation.schedule.et0Title')}
               </h3>
-              <Figures
+              <FiguresTable
                 rows={et0Figures(computed.et0)}
                 label={(key) => t(`irrigation.schedule.et0Figures.${key}`)}
                 testId="schedule-et0-figures"

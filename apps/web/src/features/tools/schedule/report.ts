@@ -2,13 +2,13 @@
 import { cropCoefficientCurve, type Et0Result, type ScheduleResult } from '@diagrodl/hydraulics';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
+import type { FigureRow } from '../shared/FiguresTable.tsx';
 import type { Figure, Report } from '../shared/report.ts';
 import type { Translate } from '../shared/translate.ts';
 import type { FixedFormatter } from '../shared/useNumberFormat.ts';
 import { activeFields, FIELDS, type Calculation, type Computed, type Options } from './state.ts';
 
-/** A figure of the screen and the report: [key, value, unit, decimals]. */
-export type FigureRow = [string, number, string, number];
+export type { FigureRow };
 
 /** ET0 and its intermediates (the Penman-Monteith ones only with Penman-Monteith). */
 export function et0Figures(r: Et0Result): FigureRow[] {

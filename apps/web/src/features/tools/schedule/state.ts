@@ -72,6 +72,47 @@ export const FIELDS = {
 } as const;
 export type FieldKey = keyof typeof FIELDS;
 export type Raw = Record<FieldKey, string>;
+
+/** The fields of each card of the form, in the screen's order (the choices leave some out). */
+export const FIELD_GROUPS = {
+  climate: [
+    'et0',
+    'latitude',
+    'altitude',
+    'dayOfYear',
+    'tmax',
+    'tmin',
+    'rhmax',
+    'rhmin',
+    'rhmean',
+    'tdew',
+    'ea',
+    'windSpeed',
+    'windHeight',
+    'sunshineHours',
+    'solarRadiation',
+    'tPrevious',
+    'tNext',
+  ],
+  crop: [...LENGTH_KEYS, ...KC_KEYS, 'day', 'kc'],
+  drip: [
+    'effectiveRain',
+    'emitterFlow',
+    'emitterSpacing',
+    'lateralSpacing',
+    'eu',
+    'leachingFraction',
+    'hoursAvailable',
+    'area',
+    'systemFlow',
+  ],
+} as const satisfies Record<string, readonly FieldKey[]>;
+
+/** The climate fields ET0's input takes only when the choices use them. */
+const ET0_OPTIONAL = FIELD_GROUPS.climate.filter(
+  (k): k is Exclude<typeof k, 'et0' | 'latitude' | 'dayOfYear' | 'tmax' | 'tmin'> =>
+    !['et0', 'latitude', 'dayOfYear', 'tmax', 'tmin'].includes(k),
+);
 const KEYS = Object.keys(FIELDS) as FieldKey[];
 
 /** Fields that may stay blank: their default (0) or nothing. */
@@ -172,17 +213,7 @@ export function activeFields(options: Options): FieldKey[] {
     }
   }
   fields.push(...LENGTH_KEYS, ...KC_KEYS, options.kcMode === 'stage' ? 'day' : 'kc');
-  fields.push(
-    'effectiveRain',
-    'emitterFlow',
-    'emitterSpacing',
-    'lateralSpacing',
-    'eu',
-    'leachingFraction',
-    'hoursAvailable',
-    'area',
-    'systemFlow',
-  );
+  fields.push(...FIELD_GROUPS.drip);
   return fields;
 }
 
@@ -220,20 +251,7 @@ export function toCalculation(
       tmax: n.tmax!,
       tmin: n.tmin!,
     };
-    for (const key of [
-      'altitude',
-      'rhmax',
-      'rhmin',
-      'rhmean',
-      'tdew',
-      'ea',
-      'windSpeed',
-      'windHeight',
-      'sunshineHours',
-      'solarRadiation',
-      'tPrevious',
-      'tNext',
-    ] as const) {
+    for (const key of ET0_OPTIONAL) {
       if (n[key] !== undefined) et0Input[key] = n[key];
     }
   }

@@ -3,18 +3,7 @@
  * and the localStorage autosave that lets a half-done design survive a reload.
  */
 
-export type CsvCell = string | number | null | undefined;
-
-function csvCell(cell: CsvCell): string {
-  if (cell === null || cell === undefined) return '';
-  const text = typeof cell === 'number' ? (Number.isFinite(cell) ? String(cell) : '') : cell;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** RFC 4180 CSV (comma separated, CRLF rows, quotes doubled); numbers keep full precision. */
-export function toCsv(rows: readonly (readonly CsvCell[])[]): string {
-  return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
-}
+export { toCsv, type CsvCell } from '@diagrodl/contracts';
 
 /** Parses RFC 4180 CSV text into rows of strings (for tests and for reading our own files). */
 export function parseCsv(text: string): string[][] {

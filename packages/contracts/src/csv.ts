@@ -1,0 +1,17 @@
+/** A cell of a CSV file: empty when null or undefined; a number that is not finite is empty too. */
+export type CsvCell = string | number | null | undefined;
+
+function csvCell(cell: CsvCell | boolean): string {
+  if (cell === null || cell === undefined) return '';
+  const text =
+    typeof cell === 'number' ? (Number.isFinite(cell) ? String(cell) : '') : String(cell);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * RFC 4180 CSV (comma separated, CRLF rows, quotes doubled); numbers keep full precision. The
+ * engineering tools' exports (browser) and the "Mis datos" archive (server) write it.
+ */
+export function toCsv(rows: readonly (readonly (CsvCell | boolean)[])[]): string {
+  return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
