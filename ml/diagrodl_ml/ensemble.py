@@ -27,7 +27,7 @@ from . import data as D
 from .card import card_path, write_card
 from .evaluate import ort_outputs
 from .export import file_digest, views_concat
-from .fieldtrain import drop_cpu_figures, evaluation_sources, rethreshold
+from .fieldtrain import drop_cpu_figures, evaluation_sources, field_val_all, rethreshold
 from .models import VIEW_COUNTS
 from .quantize import GATED_BIAS, _disease_logits_tensor, probe_outputs, recalibrate
 from .transfer import normalise_u8, to224
@@ -143,11 +143,38 @@ def without_expert(src: Path, dst: Path) -> dict:
     g = m.graph
     if not _holds_expert(g):
         raise ValueError(f"{src} holds no expert")
-    gone = (PREFIX, "labgate__")
+    gone = (PREFIX, GATE_PREFIX)
     own = next(n for n in g.node if n.name == PREFIX + "sum_add").input[0]
     mul = next(n for n in g.node if n.op_type == "Mul" and "inv_t" in n.input)
     mul.input[:] = [own if t == PREFIX + "sum" else t for t in mul.input]
-    for n in g.node:  # class biases scaled by the gate (quantize.scale_bias_by_gate) apply in full again
+    _take_out(g, gone)
+    m.doc_string = m.doc_string.split(" The disease logits are the main network's plus")[0]
+    onnx.checker.check_model(m)
+    onnx.save(m, str(dst))
+    return file_digest(dst)
+
+
+def without_lab_like(src: Path, dst: Path) -> dict:
+    """Writes to `dst` the export `src` without the gate of `graft lab-like` (its nodes start with "labgate__") and its
+    output `lab_like`: the network's graph as `gpu finish` wrote it, with the calibration `src` has. Returns
+    file_digest."""
+    m = onnx.load(str(src))
+    if _holds_expert(m.graph) or not any(n.name.startswith(GATE_PREFIX) for n in m.graph.node):
+        raise ValueError(f"{src} holds a lab expert or no lab-like gate")
+    _take_out(m.graph, (GATE_PREFIX,))
+    m.doc_string = m.doc_string.split(" A gate on the network's pooled features")[0]
+    onnx.checker.check_model(m)
+    onnx.save(m, str(dst))
+    return file_digest(dst)
+
+
+GATE_PREFIX = "labgate__"  # labgate.PREFIX (labgate imports this module)
+
+
+def _take_out(g: onnx.GraphProto, gone: tuple[str, ...]) -> None:
+    """Removes the nodes and initializers whose names start with one of `gone`, and the outputs they made (the gate's
+    `lab_like`); class biases scaled by the gate (quantize.scale_bias_by_gate) apply in full again."""
+    for n in g.node:
         n.input[:] = ["class_bias" if t == GATED_BIAS else t for t in n.input]
     keep = [n for n in g.node if not n.name.startswith(gone)]
     del g.node[:]
@@ -156,13 +183,9 @@ def without_expert(src: Path, dst: Path) -> dict:
     del g.initializer[:]
     g.initializer.extend(inits)
     made = {o for n in g.node for o in n.output} | {i.name for i in g.input} | {i.name for i in g.initializer}
-    outs = [o for o in g.output if o.name in made]  # the gate's `lab_like` output goes with the gate
+    outs = [o for o in g.output if o.name in made]
     del g.output[:]
     g.output.extend(outs)
-    m.doc_string = m.doc_string.split(" The disease logits are the main network's plus")[0]
-    onnx.checker.check_model(m)
-    onnx.save(m, str(dst))
-    return file_digest(dst)
 
 
 def expert_outputs(expert_src: Path, views: int, sets: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -239,15 +262,24 @@ def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cach
         tmp_dir = Path(tempfile.mkdtemp(prefix="diagrodl-main-"))
         main_digest = without_expert(main_src, tmp_dir / main_src.name)
         main_src = tmp_dir / main_src.name
+    elif "lab_like_gate" in card:  # the gate alone (graft lab-like): `graft lab-gate` gives the expert's file its own
+        replaced = (f"; the lab-like gate of {main_src.name} sha256 {file_digest(main_src)['sha256'][:12]} was taken out "
+                    "first (graft lab-gate adds the gate that also weighs the expert)")
+        card.pop("lab_like_gate")
+        card["outputs"].pop("lab_like", None)
+        card["notes"] = [n for n in card["notes"] if not n.startswith("output `lab_like` added by")]
+        tmp_dir = Path(tempfile.mkdtemp(prefix="diagrodl-main-"))
+        main_digest = without_lab_like(main_src, tmp_dir / main_src.name)
+        main_src = tmp_dir / main_src.name
     else:
         main_digest = file_digest(main_src)
     ecp = card_path(expert_src)
     expert_card = json.loads(ecp.read_text()) if ecp.exists() else {}
     sources = evaluation_sources(card, cache_dir)
     _, cache, src = sources
-    sets = {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in src["lab_val"]]),
-            "field": np.stack(src["field_val"][0])}
-    labels = {"lab": cache.labels[src["lab_val"]], "field": np.asarray(src["field_val"][1])}
+    field_imgs, field_y = field_val_all(src)  # every field source's validation photos
+    sets = {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in src["lab_val"]]), "field": np.stack(field_imgs)}
+    labels = {"lab": cache.labels[src["lab_val"]], "field": np.asarray(field_y)}
     try:
         views, weight, note = choose_expert(main_src, expert_src, sets, labels, max_views)
         if not weight:

@@ -37,14 +37,14 @@ from onnx import helper, numpy_helper
 from . import data as D
 from . import fieldaug as FA
 from .card import card_path, write_card
-from .ensemble import PREFIX as EXPERT, refit_after_graph_change
+from .ensemble import GATE_PREFIX, PREFIX as EXPERT, refit_after_graph_change
 from .export import file_digest
 from .fieldtrain import drop_cpu_figures, evaluation_sources, field_val_all, rethreshold
 from .quantize import probe_outputs
 from .sources import NEGATIVES_DIR
 from .transfer import LAB_LIKE_CUT, load_photos, normalise_u8, sigmoid, to224
 
-PREFIX = "labgate__"
+PREFIX = GATE_PREFIX
 LAB_LIKE = "lab_like"  # the graph output: g of every photo, shape [N]
 SEED = 2031
 LAB_EXPERT_WEIGHTS = (0.5, 1.0, 2.0, 3.0)  # w_lab candidates
@@ -302,9 +302,10 @@ def attach_gate(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -
     print(f"training photos for the gate: {', '.join(f'{k} {len(v)}' for k, v in sets.items())} "
           f"({time.time() - t0:.0f}s)", flush=True)
     train = {k: probe(model, v) for k, v in sets.items()}
-    val_images = {"lab": [to224(np.asarray(cache.images[j])) for j in src["lab_val"]], "field": src["field_val"][0]}
+    field_imgs, field_y = field_val_all(src)  # every field source's validation photos
+    val_images = {"lab": [to224(np.asarray(cache.images[j])) for j in src["lab_val"]], "field": field_imgs}
     val = {k: probe(model, v) for k, v in val_images.items()}
-    y_val = {"lab": cache.labels[src["lab_val"]], "field": np.asarray(src["field_val"][1])}
+    y_val = {"lab": cache.labels[src["lab_val"]], "field": np.asarray(field_y)}
     chosen, note = choose(train, val, y_val, float(card["lab_expert"]["weight"]))
     if chosen["w_lab"] == chosen["w_other"]:
         raise SystemExit(f"error: the gate does not raise the validation score; nothing written ({note})")

@@ -35,7 +35,7 @@ from .calibrate import calibrated, calibration_method, choose_calibration, ece, 
 from .card import card_path, write_card
 from .evaluate import ort_outputs
 from .export import file_digest
-from .fieldtrain import evaluation_sources, rethreshold
+from .fieldtrain import evaluation_sources, field_val_all, rethreshold
 from .preprocess import preprocess_file
 from .sources import FIELD_DIR, NEGATIVES_DIR
 from .transfer import normalise_u8, to224
@@ -378,11 +378,30 @@ def scale_bias_by_gate(graph: onnx.GraphProto) -> bool:
     add = next(n for n in graph.node if n.op_type == "Add" and "class_bias" in n.input)
     add.input[:] = [GATED_BIAS if t == "class_bias" else t for t in add.input]
     nodes = list(graph.node)
-    at = nodes.index(add)
+    gate = next(n for n in nodes if GATE_TENSOR in n.output)
+    mul = helper.make_node("Mul", [GATE_TENSOR, "class_bias"], [GATED_BIAS], name=GATED_BIAS)
+    # the gate of `graft lab-like` is computed after the calibration's Add: the Add and what follows from it then
+    # move after the gate (the gate reads the pooled features only, never the calibrated logits)
+    at, g_at = nodes.index(add), nodes.index(gate)
+    if g_at < at:
+        nodes = nodes[:at] + [mul] + nodes[at:]
+    else:
+        moved = _downstream(nodes[at:g_at], add)
+        rest = [n for n in nodes[at:g_at + 1] if id(n) not in moved]
+        nodes = nodes[:at] + rest + [mul] + [n for n in nodes[at:g_at] if id(n) in moved] + nodes[g_at + 1:]
     del graph.node[:]
-    graph.node.extend(nodes[:at] + [helper.make_node("Mul", [GATE_TENSOR, "class_bias"], [GATED_BIAS], name=GATED_BIAS)]
-                      + nodes[at:])
+    graph.node.extend(nodes)
     return True
+
+
+def _downstream(nodes: list, first) -> set[int]:
+    """ids of `first` and of every node of `nodes` (in graph order) that reads, directly or not, what it makes."""
+    made, out = set(first.output), {id(first)}
+    for n in nodes:
+        if n is not first and any(i in made for i in n.input):
+            made.update(n.output)
+            out.add(id(n))
+    return out
 
 
 def recalibrate(model_path: Path, sources: tuple) -> dict:
@@ -402,12 +421,12 @@ def recalibrate(model_path: Path, sources: tuple) -> dict:
     gated = any(GATE_TENSOR in n.output for n in m.graph.node)
     names = [_disease_logits_tensor(m.graph)] + ([GATE_TENSOR] if gated else [])
     # one probe file for both sets: the lab validation batches, then the field validation part as the last batch
+    field_imgs, field_y = field_val_all(src)  # every field source's validation photos
     *lab, field = probe_outputs(model_path, names, [x[s:s + 512] for s in range(0, len(x), 512)]
-                                + [normalise_u8(np.stack(src["field_val"][0]))])
+                                + [normalise_u8(np.stack(field_imgs))])
     logits = np.concatenate([b[0] for b in lab]).astype(np.float64)
     gate_lab = np.concatenate([b[1] for b in lab]).reshape(-1) if gated else None
-    others = {"field": (field[0].astype(np.float64), np.asarray(src["field_val"][1]),
-                        field[1].reshape(-1) if gated else None)}
+    others = {"field": (field[0].astype(np.float64), np.asarray(field_y), field[1].reshape(-1) if gated else None)}
     cal = choose_calibration(logits, y, seed=cfg.seed, others=others, gate=gate_lab)
     t, bias = cal["temperature"], cal["bias"]
     for init in m.graph.initializer:

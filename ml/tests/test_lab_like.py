@@ -48,6 +48,44 @@ class LabLikeAloneTest(unittest.TestCase):
         np.testing.assert_allclose(after[LAB_LIKE].reshape(-1), want, rtol=1e-4, atol=1e-5)
         with self.assertRaises(SystemExit):  # once only
             add_lab_like(dst, self.tmp / "twice.onnx", gate)
+        # taken out again (graft expert does so first): the file's graph and outputs as they were
+        from diagrodl_ml.ensemble import without_lab_like
+        without_lab_like(dst, self.tmp / "without.onnx")
+        again = ort_outputs(self.tmp / "without.onnx", x)
+        self.assertEqual(sorted(again), sorted(before))
+        for k, v in before.items():
+            np.testing.assert_array_equal(again[k], v, err_msg=k)
+        self.assertEqual(len(onnx.load(str(self.tmp / "without.onnx")).graph.node), len(onnx.load(str(self.src)).graph.node))
+        with self.assertRaises(ValueError):
+            without_lab_like(self.src, self.tmp / "none.onnx")
+
+    def test_class_biases_scaled_by_the_lab_like_gate(self) -> None:
+        """quantize.scale_bias_by_gate on a `graft lab-like` file, whose gate is computed after the calibration's Add
+        (`recalibrate` failed on such a file until 2026-11-28): the graph stays in topological order and adds
+        g * class_bias, every other output unchanged."""
+        import onnx
+        from diagrodl_ml.calibrate import softmax
+        from diagrodl_ml.quantize import GATE_TENSOR, scale_bias_by_gate
+
+        rng = np.random.default_rng(5)
+        bias = rng.normal(0, 0.5, NUM_CLASSES).astype(np.float32)
+        src = self.tmp / "biased.onnx"
+        export_onnx(self.model, 1.3, src, size=48, bias=bias, leaf=(0.8, 0.1))
+        gate = (rng.normal(size=16), 0.3)
+        add_lab_like(src, self.tmp / "gated.onnx", gate)
+        m = onnx.load(str(self.tmp / "gated.onnx"))
+        self.assertTrue(scale_bias_by_gate(m.graph))
+        onnx.checker.check_model(m)
+        onnx.save(m, str(self.tmp / "scaled.onnx"))
+        x = rng.normal(size=(6, 3, 48, 48)).astype(np.float32)
+        got, before = ort_outputs(self.tmp / "scaled.onnx", x), ort_outputs(self.tmp / "gated.onnx", x)
+        with torch.no_grad():
+            z = self.model(torch.from_numpy(x)).numpy().astype(np.float64)[:, :NUM_CLASSES]
+        g = before[LAB_LIKE].reshape(-1, 1)
+        self.assertTrue(any(GATE_TENSOR in n.output for n in m.graph.node))
+        np.testing.assert_allclose(got["probabilities"], softmax(z / 1.3 + g * bias, 1.0), atol=1e-5)
+        for k in ("energy", "leaf", "cam", LAB_LIKE):
+            np.testing.assert_allclose(got[k], before[k], atol=1e-6, err_msg=k)
 
     def test_pooled_features_are_read_from_the_file(self) -> None:
         u8 = np.random.default_rng(4).integers(0, 256, (3, 48, 48, 3), dtype=np.uint8)
