@@ -28,6 +28,8 @@ from .preprocess import load_rgb
 from .sources import (FIELD2_DIR, FIELD_DIR, NEGATIVES_DIR, OTHER_CROP_DIR, field2_split, field_split, negatives_split,
                       other_crop_split, write_lists)
 from .tflite import LICENSE_NOTE
+from .finish import init_provenance
+from .warmstart import load_export
 from . import fieldaug as FA
 from .transfer import (
     NOT_LEAF, FeatureSet, TransferConfig, TrunkRunner, TrunkU8, choose_leaf_threshold, fit_platt, leaf_score,
@@ -45,7 +47,7 @@ def load_sources(cfg: TransferConfig, cache, idx, training: bool = True) -> dict
     fs, ns = field_split(), negatives_split()
     hashes = {"field": write_lists("field", fs), "negatives": write_lists("negatives", ns)}
     lim = (lambda xs: xs[: cfg.max_neg]) if cfg.max_neg else (lambda xs: xs)
-    extra = new_sources(fs, lim) if FIELD2_DIR.is_dir() and OTHER_CROP_DIR.is_dir() else {}
+    extra = new_sources(fs, lim, training) if FIELD2_DIR.is_dir() and OTHER_CROP_DIR.is_dir() else {}
     hashes.update(extra.pop("hashes", {}))
     lab_lim = (lambda a: a[: cfg.max_lab]) if cfg.max_lab else (lambda a: a)
     t0 = time.time()
@@ -64,23 +66,33 @@ def load_sources(cfg: TransferConfig, cache, idx, training: bool = True) -> dict
     return out
 
 
-def new_sources(fs: dict, lim=lambda xs: xs) -> dict:
+def new_sources(fs: dict, lim=lambda xs: xs, training: bool = False) -> dict:
     """The sets added on 2026-11-28: the second field source's validation and held-out parts, field-tomato-dev's
     held-out part (of `fs`, its field_split), and the other crops' validation and held-out parts (all "not a tomato
-    leaf")."""
+    leaf"); with `training`, the training parts of the second field source and of the other crops too."""
     f2, oc = field2_split(), other_crop_split()
 
     def photos(base: Path, part: list) -> tuple[list[np.ndarray], np.ndarray]:
         return load_photos(base, [p.rel_path for p in part]), np.array([p.label for p in part], dtype=np.int64)
 
     h1, h2 = photos(FIELD_DIR, fs["holdout"]), photos(FIELD2_DIR, f2["holdout"])
-    return {"field2_split": f2, "other_crop_split": oc,
+    train = {"field2_train": photos(FIELD2_DIR, f2["train"]),
+             "other_crop_train": load_photos(OTHER_CROP_DIR, [p.rel_path for p in lim(oc["train"])])} if training else {}
+    return {**train, "field2_split": f2, "other_crop_split": oc,
             "hashes": {"field2": write_lists("field2", f2), "other_crop": write_lists("other_crop", oc)},
             "field2_val": photos(FIELD2_DIR, f2["val"]),
             "field_holdout": (h1[0] + h2[0], np.concatenate([h1[1], h2[1]])),
             "field_holdout_source": np.array([1] * len(h1[1]) + [2] * len(h2[1])),
             "other_crop_val": load_photos(OTHER_CROP_DIR, [p.rel_path for p in lim(oc["val"])]),
             "other_crop_holdout": load_photos(OTHER_CROP_DIR, [p.rel_path for p in lim(oc["holdout"])])}
+
+
+def field_train_all(src: dict) -> tuple[list[np.ndarray], np.ndarray]:
+    """The field training photos of every source `src` holds (field-tomato-dev, then field-tomato-dev-2)."""
+    imgs, y = src["field_train"]
+    if "field2_train" in src:
+        return list(imgs) + list(src["field2_train"][0]), np.concatenate([y, src["field2_train"][1]])
+    return imgs, y
 
 
 def field_val_all(src: dict) -> tuple[list[np.ndarray], np.ndarray]:
@@ -95,8 +107,11 @@ def field_val_all(src: dict) -> tuple[list[np.ndarray], np.ndarray]:
 def _cache_key(cfg: TransferConfig, src: dict) -> str:
     view_fields = {k: v for k, v in asdict(cfg).items() if k in ("cut", "lab_views", "field_views", "synthetic", "background",
                                                                   "seed", "max_lab", "max_neg", "field_weight", "not_leaf_weight")}
+    # the trunk is the start's: the ImageNet file's name, or the digest of the export a run goes on from
+    start = file_digest(Path(cfg.init_onnx))["sha256"] if cfg.init_onnx else PRETRAINED_TFLITE.name
+    extra = [cfg.other_crop_views] if "other_crop_train" in src else []  # 5: both field sources and other crops trained on
     h = hashlib.sha256(json.dumps([view_fields, src["hashes"], src["lab_train"].tolist()[:50], len(src["lab_train"]),
-                                   PRETRAINED_TFLITE.name, 4]).encode()).hexdigest()  # 4: leaves warped at their pasted size
+                                   start, 4, *extra]).encode()).hexdigest()  # 4: leaves warped at their pasted size
     return h[:16]
 
 
@@ -133,10 +148,12 @@ def build_feature_sets(cfg: TransferConfig, model, cache, src: dict, cache_dir: 
     lab = (cache.images[lab_tr], cache.masks[lab_tr], cache.labels[lab_tr])
     # set 1 is drawn by the generator seeded with cfg.seed (the single set of every run before view_sets existed);
     # set k > 1 by its own seed, so adding sets leaves the earlier ones as they were
-    trains = [cached("train", lambda: training_views(cfg, runner, lab, src["field_train"], src["neg_train"], rng))]
+    field = field_train_all(src)
+    crops = src.get("other_crop_train", [])
+    trains = [cached("train", lambda: training_views(cfg, runner, lab, field, src["neg_train"], rng, crops))]
     for k in range(2, cfg.view_sets + 1):
         krng = np.random.default_rng([cfg.seed, k])
-        trains.append(cached(f"train_{k}", lambda: training_views(cfg, runner, lab, src["field_train"], src["neg_train"], krng)))
+        trains.append(cached(f"train_{k}", lambda: training_views(cfg, runner, lab, field, src["neg_train"], krng, crops)))
     lab_val = src["lab_val"]
     vrng = np.random.default_rng(cfg.seed + 1)
 
@@ -151,10 +168,13 @@ def build_feature_sets(cfg: TransferConfig, model, cache, src: dict, cache_dir: 
     val = {
         "lab": cached("val_lab", lambda: plain_set(runner, [to224(np.asarray(cache.images[j])) for j in lab_val],
                                                    cache.labels[lab_val], "lab")),
-        "field": cached("val_field", lambda: plain_set(runner, src["field_val"][0], src["field_val"][1], "field")),
+        "field": cached("val_field", lambda: plain_set(runner, *field_val_all(src), "field")),
         "negatives": cached("val_negatives", lambda: plain_set(runner, src["neg_val"], [NOT_LEAF] * len(src["neg_val"]), "negative")),
         "synthetic": cached("val_synthetic", synthetic_val),
     }
+    if "other_crop_val" in src:
+        val["other_crops"] = cached("val_other_crops", lambda: plain_set(runner, src["other_crop_val"],
+                                                                        [NOT_LEAF] * len(src["other_crop_val"]), "other_crop"))
     return trains, val, runner
 
 
@@ -385,14 +405,14 @@ def run(cfg: TransferConfig, cache, idx, models_dir: Path, data_section: dict, c
     t_start = time.time()
     src = load_sources(cfg, cache, idx)
     src["max_neg"] = cfg.max_neg
-    model = imagenet_mobilenet_v2(pretrained=pretrained)
+    model = start_model(cfg, cache, src, pretrained)
     trains, val, _ = build_feature_sets(cfg, model, cache, src, cache_dir)
     t_views = time.time() - t_start
     all_tags = np.concatenate([fs.tags for fs in trains])
     view_counts = {str(k): int(v) for k, v in zip(*np.unique(all_tags, return_counts=True))}
     print(f"training the tail on {len(all_tags)} views in {len(trains)} set(s): " + json.dumps(view_counts), flush=True)
     t0 = time.time()
-    history, selection = train_tail(model, cfg, trains, val)
+    history, selection = train_tail(model, cfg, trains, val, keep_start=bool(cfg.init_onnx))
     t_train = time.time() - t0
     rules, rule_notes = choose_rules(model, cfg, val)
     onnx_path = models_dir / f"{out_name}.onnx"
@@ -407,6 +427,17 @@ def run(cfg: TransferConfig, cache, idx, models_dir: Path, data_section: dict, c
     if cfg.max_views > 1:  # the symmetric views, then the thresholds again, on the whole lab data set's cache
         card = rethreshold(onnx_path, cache_dir, cfg.max_views)
     return card
+
+
+def start_model(cfg: TransferConfig, cache, src: dict, pretrained: Path | None):
+    """The network the run starts from: the ImageNet MobileNetV2, or (cfg.init_onnx) an earlier export of this
+    recipe, its BatchNorms unfolded on 512 clean lab training photos (warmstart.load_export)."""
+    if not cfg.init_onnx:
+        return imagenet_mobilenet_v2(pretrained=pretrained)
+    model = imagenet_mobilenet_v2(pretrained=None)
+    info = load_export(model, Path(cfg.init_onnx), cache.images, src["lab_train"], 224, cfg.seed)
+    print(f"started from {cfg.init_onnx}: {json.dumps(info)}", flush=True)
+    return model
 
 
 def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes, ev, history, selection,
@@ -430,7 +461,10 @@ def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes,
         "loss": ("cross-entropy over 11 outputs (10 diseases + not a tomato leaf), per-view weights: lab classes (mean/n_c)^0.5, "
                  f"field views x{cfg.field_weight}, not-a-leaf x{cfg.not_leaf_weight}"),
         "augmentation": [
-            f"ImageNet start: MobileNetV2 1.0 converted from TFLite ({LICENSE_NOTE}); stem and inverted-residual blocks 1-{cfg.cut - 1} "
+            (f"started from {Path(cfg.init_onnx).name} (sha256 {file_digest(Path(cfg.init_onnx))['sha256'][:16]}), an earlier "
+             "export of this recipe, its BatchNorms unfolded on 512 clean lab training photos (warmstart.load_export)"
+             if cfg.init_onnx else f"ImageNet start: MobileNetV2 1.0 converted from TFLite ({LICENSE_NOTE})")
+            + f"; stem and inverted-residual blocks 1-{cfg.cut - 1} "
             f"frozen (trunk maps computed once per view), blocks {cfg.cut}-17, the 1280-channel conv and the 11-way head trained, "
             "BatchNorm frozen",
             f"lab photos: {cfg.lab_views} views each: one plain lab view (crop 50-100%, flip, quarter turns, mild camera effects) and "
@@ -438,7 +472,10 @@ def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes,
             "(training part of the negatives, p 0.55), a procedural texture (p 0.25) or a bed of other leaves of its class (p 0.2), "
             "40-115% of the frame (22-45% with p 0.15), up to 3 more leaves of its class (p 0.35), occlusion (p 0.2), hard shadow (p 0.3), "
             "sun glare (p 0.15), white balance, exposure, contrast, saturation, defocus or motion blur, noise, JPEG quality 30-95",
-            f"field photos (training part, 60% of each class): {cfg.field_views} views each (crop 35-100%, flip, rotation, camera effects)",
+            f"field photos (training parts{' of field-tomato-dev and field-tomato-dev-2' if 'field2_train' in src else ''}, "
+            f"{len(field_train_all(src)[1])} photos): {cfg.field_views} views each (crop 35-100%, flip, rotation, camera effects)",
+            *([f"other crops' field leaves (training part of other-crop-field, {len(src['other_crop_train'])} photos): "
+               f"{cfg.other_crop_views} views each, as not a tomato leaf"] if src.get("other_crop_train") else []),
             "not a tomato leaf: the training part of the negatives (70%), one view each; "
             f"{cfg.synthetic} procedural non-leaf images (textures, gravel, shapes, text, flat frames); "
             f"{cfg.background} background-only crops of lab photos",
@@ -451,17 +488,9 @@ def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes,
         "selection": selection,
         "config": asdict(cfg),
     }
-    data = {**data_section,
-            "field": {"source": "../shared/data/field-tomato-dev (PlantDoc, CC BY 4.0; Singh et al. 2020)",
-                      "split": "per class, 40% validation (every choice; reported) by seed 2027, the rest train",
-                      "counts": {k: len(v) for k, v in src["field_split"].items()},
-                      "file_list_sha256": src["hashes"]["field"], "file_lists": "ml/splits/field_{train,val}.txt"},
-            "negatives": {"source": "../shared/data/negatives (Imagenette and Tiny ImageNet validation splits; ImageNet terms)",
-                          "split": "per class (WordNet id), 20% held out (never trained on, never used for a choice), 10% validation, "
-                                   "70% train, by seed 2028",
-                          "counts": {k: len(v) for k, v in src["negatives_split"].items()},
-                          "file_list_sha256": src["hashes"]["negatives"],
-                          "file_lists": "ml/splits/negatives_{train,val,holdout}.txt"}}
+    data = sources_data_block(data_section, src)
+    if cfg.init_onnx:
+        training["initialised_from"] = init_provenance(Path(cfg.init_onnx))
     notes = list(rule_notes)
     notes.append(f"pretrained weights: {LICENSE_NOTE}; Apache-2.0 licence text in models/LICENSE-mobilenet_v2_imagenet.txt")
     card = build_card(arch=ARCH, tv_name="mobilenet_v2", onnx_info=info, onnx_file=onnx_path.name, size=224,
@@ -473,6 +502,35 @@ def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes,
     card["pretrained"] = {"weights": LICENSE_NOTE, "license": "Apache-2.0"}
     card["goals"].update(extra_goals(rep))
     return card
+
+
+def sources_data_block(data_section: dict, src: dict) -> dict:
+    """The card's `data` block: the lab data set's (data_section) and every other set's split, counts and list hashes."""
+    data = {**data_section,
+            "field": {"source": "../shared/data/field-tomato-dev (PlantDoc, CC BY 4.0; Singh et al. 2020)",
+                      "split": "per class, 40% validation (every choice; reported) by seed 2027, the rest train",
+                      "counts": {k: len(v) for k, v in src["field_split"].items()},
+                      "file_list_sha256": src["hashes"]["field"], "file_lists": "ml/splits/field_{train,val}.txt"},
+            "negatives": {"source": "../shared/data/negatives (Imagenette and Tiny ImageNet validation splits; ImageNet terms)",
+                          "split": "per class (WordNet id), 20% held out (never trained on, never used for a choice), 10% validation, "
+                                   "70% train, by seed 2028",
+                          "counts": {k: len(v) for k, v in src["negatives_split"].items()},
+                          "file_list_sha256": src["hashes"]["negatives"],
+                          "file_lists": "ml/splits/negatives_{train,val,holdout}.txt"}}
+    if "field2_split" in src:
+        data["field"]["split"] = ("per class, 40% validation (every choice; reported) by seed 2027; of the rest a third "
+                                  "held out (never trained on or used for a choice) by seed 2033; the rest train")
+        data["field"]["file_lists"] = "ml/splits/field_{train,val,holdout}.txt"
+        data["field2"] = {"source": "../shared/data/field-tomato-dev-2 (TomatoPD-IMG field photos)",
+                          "split": "per class, 20% held out, 30% validation, 50% train, by seed 2031",
+                          "counts": {k: len(v) for k, v in src["field2_split"].items()},
+                          "file_list_sha256": src["hashes"]["field2"], "file_lists": "ml/splits/field2_{train,val,holdout}.txt"}
+        data["other_crop"] = {"source": "../shared/data/other-crop-field (PlantDoc, 12 other crops; not a tomato leaf)",
+                              "split": "per class, 20% held out, 15% validation, 65% train, by seed 2032",
+                              "counts": {k: len(v) for k, v in src["other_crop_split"].items()},
+                              "file_list_sha256": src["hashes"]["other_crop"],
+                              "file_lists": "ml/splits/other_crop_{train,val,holdout}.txt"}
+    return data
 
 
 def calibration_section(rules: dict, cal_test: dict) -> dict:

@@ -25,7 +25,7 @@ from .evaluate import batches_from_u8, calibration_summary, metrics
 from .export import export_onnx, file_digest as file_digest_of
 from .fieldtrain import (
     _ort_or_torch, calibration_section, choose_thresholds, evaluate_export, extra_goals, field_val_all, load_sources, ood_section,
-    rejection_section, rules_from_logits, validation_sets,
+    rejection_section, rules_from_logits, sources_data_block, validation_sets,
 )
 from .gputrain import BN_PHOTOS, IMAGENET_ARCH, NOT_LEAF, RESNET_ARCH, load_weights
 from .keras_resnet import LICENSE_NOTE as RESNET_LICENSE_NOTE
@@ -151,25 +151,7 @@ def make_card(arch, model, info, onnx_path, data, split_seed, src, rules, rule_n
     cal_test = calibration_summary(probs, y_test, t, bias)
     calibration = calibration_section(rules, cal_test)
     training = training_section(arch, history, seconds)
-    data_block = {**data_section(data, split_seed),
-                  "field": {"split": "per class, 40% validation (every choice; reported) by seed 2027, the rest train",
-                            "counts": {k: len(v) for k, v in src["field_split"].items()},
-                            "file_list_sha256": src["hashes"]["field"]},
-                  "negatives": {"split": "per class, 20% held out (never trained on, never used for a choice), 10% validation, "
-                                         "70% train, by seed 2028",
-                                "counts": {k: len(v) for k, v in src["negatives_split"].items()},
-                                "file_list_sha256": src["hashes"]["negatives"]}}
-    if "field2_split" in src:
-        data_block["field"]["split"] = ("per class, 40% validation (every choice; reported) by seed 2027; of the rest a third "
-                                        "held out (never trained on or used for a choice) by seed 2033; the rest train")
-        data_block["field2"] = {"source": "../shared/data/field-tomato-dev-2 (TomatoPD-IMG field photos)",
-                                "split": "per class, 20% held out, 30% validation, 50% train, by seed 2031",
-                                "counts": {k: len(v) for k, v in src["field2_split"].items()},
-                                "file_list_sha256": src["hashes"]["field2"]}
-        data_block["other_crop"] = {"source": "../shared/data/other-crop-field (PlantDoc, 12 other crops; not a tomato leaf)",
-                                    "split": "per class, 20% held out, 15% validation, 65% train, by seed 2032",
-                                    "counts": {k: len(v) for k, v in src["other_crop_split"].items()},
-                                    "file_list_sha256": src["hashes"]["other_crop"]}
+    data_block = sources_data_block(data_section(data, split_seed), src)
     notes = list(rule_notes) + [
         "weights stored as float16 in the file (cast to float32 at load); the validation logits, the calibration and every "
         "figure come from this file",

@@ -64,6 +64,8 @@ class TransferConfig:
     max_lab: int = 0  # > 0: use at most this many lab images per split (tests)
     max_neg: int = 0  # > 0: at most this many negatives per part (tests)
     max_views: int = 2  # most symmetric views the export averages (fieldtrain.choose_views picks 1..max on validation)
+    other_crop_views: int = 4  # per training photo of other crops' leaves (not a tomato leaf), as gpu train
+    init_onnx: str = ""  # go on from this export of the recipe (an 11-output MobileNetV2) instead of the ImageNet start
 
 
 # ---------------------------------------------------------------- images
@@ -208,8 +210,10 @@ def class_weights(labels: np.ndarray) -> np.ndarray:
     return np.where(counts > 0, (mean / np.maximum(counts, 1)) ** 0.5, 0.0)
 
 
-def training_views(cfg: TransferConfig, runner: TrunkRunner, lab, field, negatives, rng: np.random.Generator) -> FeatureSet:
-    """lab = (images 256, masks, labels) of the training split; field = (images, labels); negatives = list of images."""
+def training_views(cfg: TransferConfig, runner: TrunkRunner, lab, field, negatives, rng: np.random.Generator,
+                   other_crops: list[np.ndarray] = ()) -> FeatureSet:
+    """lab = (images 256, masks, labels) of the training split; field = (images, labels); negatives and other_crops
+    (other crops' leaves) = lists of images, all not a tomato leaf."""
     lab_images, lab_masks, lab_labels = lab
     cw = class_weights(lab_labels)
     by_class: dict[int, list[int]] = {}
@@ -236,6 +240,9 @@ def training_views(cfg: TransferConfig, runner: TrunkRunner, lab, field, negativ
             vb.add(FA.photo_view(f_images[i], rng), y, cfg.field_weight * float(fcw[y]), "field")
     for img in negatives:
         vb.add(FA.photo_view(img, rng), NOT_LEAF, cfg.not_leaf_weight, "negative")
+    for img in other_crops:
+        for _ in range(cfg.other_crop_views):
+            vb.add(FA.photo_view(img, rng), NOT_LEAF, cfg.not_leaf_weight, "other_crop")
     for _ in range(cfg.synthetic):
         vb.add(FA.synthetic_non_leaf(rng), NOT_LEAF, cfg.not_leaf_weight, "synthetic")
     made = 0
@@ -307,9 +314,11 @@ def selection_score(s: dict[str, float]) -> float:
         - s.get("lab_not_leaf", 0) - s.get("field_not_leaf", 0)
 
 
-def train_tail(model, cfg: TransferConfig, trains: list[FeatureSet], val: dict[str, FeatureSet]) -> tuple[list[dict], dict]:
+def train_tail(model, cfg: TransferConfig, trains: list[FeatureSet], val: dict[str, FeatureSet],
+               keep_start: bool = False) -> tuple[list[dict], dict]:
     """Epoch e trains on trains[e % len(trains)]: with one set every epoch sees the same views, with several the
-    views are fresh until the sets come round again."""
+    views are fresh until the sets come round again. `keep_start` (a run that goes on from a trained network): the
+    start is measured too, as epoch 0, and kept if no epoch beats it on validation."""
     torch.manual_seed(cfg.seed)
     cut = cfg.cut
     for p in model.features[: cut + 1].parameters():
@@ -323,6 +332,11 @@ def train_tail(model, cfg: TransferConfig, trains: list[FeatureSet], val: dict[s
     rng = np.random.default_rng(cfg.seed)
     history: list[dict] = []
     best: tuple[float, dict | None, int] = (-1e9, None, 0)
+    if keep_start:
+        summary = val_summary(model, cut, val)
+        history.append({"epoch": 0, **{k: round(v, 4) for k, v in summary.items()}})
+        print("  start:", json.dumps(history[-1]), flush=True)
+        best = (selection_score(summary), copy.deepcopy(model.state_dict()), 0)
     tail = Tail(model)
     for epoch in range(cfg.epochs):
         train = trains[epoch % len(trains)]

@@ -94,7 +94,9 @@ def load_folded_onnx(model: GapClassifier, onnx_path: Path, calib_images: torch.
     m = onnx.load(str(onnx_path))
     t = _onnx_tensors(m)
     convs = [n for n in m.graph.node if n.op_type == "Conv"]
-    gemms = [n for n in m.graph.node if n.op_type == "Gemm"]
+    # the head's linear layer(s), by shape: a graft (labgate's `lab_like`) adds a Gemm of its own
+    head_shape = tuple(model.fc.weight.shape)
+    gemms = [n for n in m.graph.node if n.op_type == "Gemm" and tuple(t[n.input[1]].shape) in (head_shape, head_shape[::-1])]
     pairs = _conv_bn_pairs(model)
     # the export's last Conv is the CAM (features x linear weights), not a layer of the network. Symmetric views
     # go through the network as one batch (one copy of the weights); the earlier mirror-averaged format (the

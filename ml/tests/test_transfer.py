@@ -12,7 +12,7 @@ from PIL import Image
 
 from diagrodl_ml import fieldaug as FA
 from diagrodl_ml.classes import NUM_CLASSES
-from diagrodl_ml.export import CalibratedCamModel
+from diagrodl_ml.export import CalibratedCamModel, file_digest
 from diagrodl_ml.models import PRETRAINED_TFLITE, imagenet_mobilenet_v2
 from diagrodl_ml.sources import (FIELD2_DIR, FIELD_DIR, NEGATIVES_DIR, OTHER_CROP_DIR, field2_split, field_split, negatives_split,
                                  other_crop_split)
@@ -290,6 +290,27 @@ class TinyTransferRunTest(unittest.TestCase):
 
             names = [o.name for o in onnx.load(str(tmp / "models" / "tiny.onnx")).graph.output]
             self.assertEqual(names, ["probabilities", "cam", "energy", "leaf"])
+            if (OTHER_CROP_DIR.exists() and FIELD2_DIR.exists()):  # both field sources and other crops trained on
+                self.assertGreater(card["training"]["views"]["by_kind"].get("other_crop", 0), 0)
+                self.assertIn("other_crop_holdout", card["out_of_distribution"]["evaluation"])
+                self.assertIn("field2", card["data"])
+
+            # going on from the export (--init-onnx): the start is the exported network (its validation figures are the
+            # kept epoch's), measured as epoch 0, and the card says where it started
+            start = tmp / "start"
+            start.mkdir()
+            for f in ("tiny.onnx", "tiny.card.json"):
+                shutil.copy(tmp / "models" / f, start / f)
+            kept = next(h for h in card["training"]["history"] if h["epoch"] == card["training"]["selection"]["chosen_epoch"])
+            cfg2 = TransferConfig(lab_views=2, field_views=1, synthetic=8, background=4, epochs=1, view_sets=1, batch_size=16,
+                                  max_neg=20, max_views=1, lr=1e-5, init_onnx=str(start / "tiny.onnx"))
+            card2 = run(cfg2, cache, idx, tmp / "models2", {"source": "test", "license": "test", "n_images": len(sub), "split": {}},
+                        cache_dir=tmp / "cache", out_name="tiny", pretrained=None)
+            first = card2["training"]["history"][0]
+            self.assertEqual(first["epoch"], 0)
+            for k in ("lab_acc", "field_acc", "negatives_refused"):
+                self.assertAlmostEqual(first[k], kept[k], places=3, msg=k)
+            self.assertEqual(card2["training"]["initialised_from"]["sha256"], file_digest(start / "tiny.onnx")["sha256"])
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
