@@ -58,11 +58,11 @@ import {
   freePort,
   kill9,
   logIn,
+  numberOption,
   startServer,
 } from '../lib/servers.ts';
 
-const arg = process.argv.indexOf('--photos');
-const PHOTOS = arg > 0 ? Number(process.argv[arg + 1]) : 2000;
+const PHOTOS = numberOption('--photos', 2000);
 const OTHER_PHOTOS = 3;
 /** Distinct photos (2000 x 1500 JPEG, ~400 KB each); the N uploads cycle through them. */
 const VARIANTS = 8;

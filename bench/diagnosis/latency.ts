@@ -20,10 +20,17 @@ import {
   predictForm,
   uploadForm,
 } from '../../apps/server/src/testing/diagnosis.ts';
-import { createUser, freePort, kill9, logIn, quantile, startServer } from '../lib/servers.ts';
+import {
+  createUser,
+  freePort,
+  kill9,
+  logIn,
+  numberOption,
+  quantile,
+  startServer,
+} from '../lib/servers.ts';
 
-const arg = process.argv.indexOf('--photos');
-const PHOTOS = arg > 0 ? Number(process.argv[arg + 1]) : 50;
+const PHOTOS = numberOption('--photos', 50);
 const SHARED = path.resolve(repoRoot, '..', 'shared', 'data', 'plantvillage-tomato');
 
 /** A 12-megapixel field-like photo: a PlantVillage leaf (or a synthetic one) enlarged, with grain. */

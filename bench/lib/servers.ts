@@ -28,6 +28,12 @@ export function quantile(values: readonly number[], q: number): number {
 }
 
 /** A TCP port free on 127.0.0.1 now (the OS picks it). */
+/** The number given after `name` on the command line (`--photos 200`), or `fallback`. */
+export function numberOption(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();

@@ -451,6 +451,7 @@ def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes,
     rejection = rejection_section(rules, ev)
     rep = ev["report"]
     ood = ood_section(rep)
+    start = init_provenance(Path(cfg.init_onnx)) if cfg.init_onnx else None  # the export the run went on from
     training = {
         "epochs": len(history),
         "epochs_planned": cfg.epochs,
@@ -461,9 +462,9 @@ def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes,
         "loss": ("cross-entropy over 11 outputs (10 diseases + not a tomato leaf), per-view weights: lab classes (mean/n_c)^0.5, "
                  f"field views x{cfg.field_weight}, not-a-leaf x{cfg.not_leaf_weight}"),
         "augmentation": [
-            (f"started from {Path(cfg.init_onnx).name} (sha256 {file_digest(Path(cfg.init_onnx))['sha256'][:16]}), an earlier "
-             "export of this recipe, its BatchNorms unfolded on 512 clean lab training photos (warmstart.load_export)"
-             if cfg.init_onnx else f"ImageNet start: MobileNetV2 1.0 converted from TFLite ({LICENSE_NOTE})")
+            (f"started from {start['file']} (sha256 {start['sha256'][:16]}), an earlier export of this recipe, its "
+             "BatchNorms unfolded on 512 clean lab training photos (warmstart.load_export)"
+             if start else f"ImageNet start: MobileNetV2 1.0 converted from TFLite ({LICENSE_NOTE})")
             + f"; stem and inverted-residual blocks 1-{cfg.cut - 1} "
             f"frozen (trunk maps computed once per view), blocks {cfg.cut}-17, the 1280-channel conv and the 11-way head trained, "
             "BatchNorm frozen",
@@ -489,8 +490,8 @@ def make_card(cfg, model, info, onnx_path, data_section, src, rules, rule_notes,
         "config": asdict(cfg),
     }
     data = sources_data_block(data_section, src)
-    if cfg.init_onnx:
-        training["initialised_from"] = init_provenance(Path(cfg.init_onnx))
+    if start:
+        training["initialised_from"] = start
     notes = list(rule_notes)
     notes.append(f"pretrained weights: {LICENSE_NOTE}; Apache-2.0 licence text in models/LICENSE-mobilenet_v2_imagenet.txt")
     card = build_card(arch=ARCH, tv_name="mobilenet_v2", onnx_info=info, onnx_file=onnx_path.name, size=224,
