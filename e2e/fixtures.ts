@@ -112,8 +112,27 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
+/**
+ * Every page scrolls instantly. Bootstrap makes the root scroll smoothly, and a click that follows
+ * a fill far above the button could land while the page was still scrolling to it (the button's
+ * place moved under the pointer and the form was not submitted).
+ */
+function instantScroll() {
+  const add = () => {
+    const style = document.createElement('style');
+    style.textContent = 'html { scroll-behavior: auto !important; }';
+    (document.head ?? document.documentElement).append(style);
+  };
+  if (document.documentElement) add();
+  else document.addEventListener('DOMContentLoaded', add);
+}
+
 /** A page whose context is logged in as a fresh user. */
 export const test = base.extend<{ userPage: Page; userName: string }>({
+  page: async ({ page }, use) => {
+    await page.addInitScript(instantScroll);
+    await use(page);
+  },
   userName: async ({}, use) => {
     await use(uniqueUserName('e2e'));
   },
