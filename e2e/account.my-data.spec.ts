@@ -67,7 +67,7 @@ async function oneDiagnosis(request: APIRequestContext): Promise<void> {
 async function askToDelete(page: Page, password: string): Promise<void> {
   await page.getByLabel('Tu contraseña').fill(password);
   await page.getByLabel(/Entiendo que se borrarán mi cuenta/).check();
-  await page.getByRole('button', { name: 'Borrar mi cuenta' }).click();
+  await page.getByRole('button', { name: 'Borrar mi cuenta', exact: true }).click();
   await expect(page.getByRole('dialog', { name: '¿Borrar tu cuenta?' })).toBeVisible();
 }
 
@@ -121,6 +121,7 @@ test.describe('Mis datos', () => {
     await expectAccessible(page, '/Mis_datos dialog 390');
     await shot(page, 'my-data-dialog-es-390');
     await page.getByRole('button', { name: 'Sí, borrar mi cuenta' }).click();
+    await expect(page.getByRole('dialog', { name: '¿Borrar tu cuenta?' })).toBeHidden();
     await expect(page.getByTestId('my-data-message')).toHaveAttribute('data-state', 'danger');
     await expect(page.getByTestId('my-data-message')).toContainText(M.passwordWrong);
 
@@ -171,12 +172,12 @@ test.describe('Mis datos', () => {
       await shot(page, `my-data-en-${label}`);
     }
     // the checks of the form come before the question
-    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await page.getByRole('button', { name: 'Delete my account', exact: true }).click();
     await expect(page.getByTestId('my-data-message')).toContainText(
       'Enter your password to delete your account.',
     );
     await page.getByLabel('Your password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await page.getByRole('button', { name: 'Delete my account', exact: true }).click();
     await expect(page.getByTestId('my-data-message')).toContainText(
       'Tick the box to confirm that you want to delete your account and all your data.',
     );
