@@ -171,8 +171,8 @@ def main(argv: list[str] | None = None) -> int:
                    "add a part to an export's graph (a lab expert, the lab gate, the `lab_like` output), choose what it "
                    "needs on validation and measure its card again")
     px = _leaf(graft, "expert", "add-expert", "add a lab expert's weighted disease logits to an export's graph (weight "
-                                              "and views chosen on validation), calibration and thresholds again, and "
-                                              "its card")
+                                              "and views chosen on validation; in a file with `lab_like`, on lab-like "
+                                              "photos only), calibration and thresholds again, and its card")
     px.add_argument("--model", required=True, type=Path)
     px.add_argument("--expert", required=True, type=Path, help="an export whose disease logits are added (its card beside it)")
     px.add_argument("--out", required=True, type=Path)

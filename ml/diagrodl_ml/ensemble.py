@@ -10,6 +10,15 @@ and the temperature and class biases are fitted again on that sum. The `leaf` ou
 `cam` stay the main network's own. The weight and the expert's views are chosen on validation (lab accuracy + field
 accuracy, `choose_expert`), and a weight is kept only if it beats the main network alone.
 
+In a file with the `lab_like` output (`graft lab-like`), the expert weighs on lab-like photos only:
+
+    main disease logits + weight * clip((lab_like - start) / (1 - start), 0, 1) * expert disease logits
+
+`start` and `weight` are chosen on validation by `choose_on_lab_like`: the highest lab validation accuracy among the
+pairs that leave the field validation photos' figures under the product's rules (top-1, diagnoses given, right
+diagnoses) no lower than the file without the expert. A network trained on lab photos alone is sure of itself on
+field photos too, so a weight on every photo costs field diagnoses (ml/LOG.md, twenty-third session).
+
 `bash ml/run.sh graft expert --model M.onnx --expert E.onnx --out OUT.onnx`
 """
 from __future__ import annotations
@@ -27,13 +36,22 @@ from . import data as D
 from .card import card_path, write_card
 from .evaluate import ort_outputs
 from .export import file_digest, views_concat
-from .fieldtrain import drop_cpu_figures, evaluation_sources, field_val_all, rethreshold
+from .calibrate import accepted, calibrated, choose_calibration
+from .fieldtrain import FIELD_ACCEPTED_GOAL, choose_thresholds, drop_cpu_figures, evaluation_sources, field_val_all, rethreshold, validation_sets
 from .models import VIEW_COUNTS
 from .quantize import GATED_BIAS, _disease_logits_tensor, probe_outputs, recalibrate
 from .transfer import normalise_u8, to224
 
 PREFIX = "expert__"
 EXPERT_WEIGHTS = tuple(float(w) for w in np.round(np.arange(0.05, 0.5001, 0.05), 2))
+RAMP_STARTS = (0.5, 0.7, 0.8, 0.9, 0.95)  # where the expert's weight starts to rise with lab_like
+RAMP_WEIGHTS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)  # its weight at lab_like 1
+LAB_LIKE = "lab_like"  # labgate.LAB_LIKE (labgate imports this module)
+
+
+def ramp(lab_like: np.ndarray, start: float) -> np.ndarray:
+    """The share of the expert's weight a photo gets: 0 up to `start`, rising linearly to 1 at lab_like 1."""
+    return np.clip((np.asarray(lab_like, np.float64) - start) / (1 - start), 0, 1)
 
 
 def _holds_expert(graph: onnx.GraphProto) -> bool:
@@ -108,42 +126,76 @@ def expert_logits_model(src: Path, views: int) -> tuple[onnx.ModelProto, str]:
     return helper.make_model(graph, opset_imports=m.opset_import, ir_version=m.ir_version), out
 
 
-def add_expert(main_src: Path, expert_src: Path, dst: Path, weight: float, views: int) -> dict:
+def add_expert(main_src: Path, expert_src: Path, dst: Path, weight: float, views: int,
+               ramp_from: float | None = None) -> dict:
     """Writes to `dst` the main export with the expert's weighted disease logits added to its own before the
-    calibration (the Mul by `inv_t`). Every other output keeps its inputs. Returns file_digest."""
+    calibration (the Mul by `inv_t`). With `ramp_from`, each photo's weight is `weight * ramp(lab_like, ramp_from)`
+    (the file must have the `lab_like` output). Every other output keeps its inputs. Returns file_digest."""
     m = onnx.load(str(main_src))
     g = m.graph
     if _holds_expert(g):
         raise ValueError(f"{main_src} already holds an expert")
+    if ramp_from is not None and not any(LAB_LIKE in n.output for n in g.node):
+        raise ValueError(f"{main_src} has no `{LAB_LIKE}` output to weigh the expert by")
     e, e_out = expert_logits_model(expert_src, views)
     own = _disease_logits_tensor(g)
     mul = next(n for n in g.node if n.op_type == "Mul" and "inv_t" in n.input)
     mul.input[:] = [PREFIX + "sum" if t == own else t for t in mul.input]
     g.initializer.append(numpy_helper.from_array(np.array(weight, np.float32), PREFIX + "weight"))
     g.initializer.extend(e.graph.initializer)
-    added = list(e.graph.node) + [
-        helper.make_node("Mul", [e_out, PREFIX + "weight"], [PREFIX + "weighted"], name=PREFIX + "weight_mul"),
-        helper.make_node("Add", [own, PREFIX + "weighted"], [PREFIX + "sum"], name=PREFIX + "sum_add")]
+    added = list(e.graph.node)
+    if ramp_from is None:
+        added.append(helper.make_node("Mul", [e_out, PREFIX + "weight"], [PREFIX + "weighted"], name=PREFIX + "weight_mul"))
+        how = f"{weight} x those of a lab expert network"
+    else:
+        p = lambda t: PREFIX + t  # noqa: E731
+        for name, value in (("ramp_from", ramp_from), ("ramp_scale", 1.0 / (1.0 - ramp_from)), ("zero", 0.0), ("one", 1.0)):
+            g.initializer.append(numpy_helper.from_array(np.array(value, np.float32), p(name)))
+        g.initializer.append(numpy_helper.from_array(np.array([1], np.int64), p("axes")))
+        added += [helper.make_node("Sub", [LAB_LIKE, p("ramp_from")], [p("ramp_sub")], name=p("ramp_sub")),
+                  helper.make_node("Mul", [p("ramp_sub"), p("ramp_scale")], [p("ramp_mul")], name=p("ramp_mul")),
+                  helper.make_node("Clip", [p("ramp_mul"), p("zero"), p("one")], [p("ramp")], name=p("ramp")),
+                  helper.make_node("Unsqueeze", [p("ramp"), p("axes")], [p("ramp_n1")], name=p("ramp_n1")),
+                  helper.make_node("Mul", [p("ramp_n1"), p("weight")], [p("photo_weight")], name=p("photo_weight")),
+                  helper.make_node("Mul", [e_out, p("photo_weight")], [p("weighted")], name=p("weight_mul"))]
+        how = (f"{weight} x clip((lab_like - {ramp_from}) / (1 - {ramp_from}), 0, 1) x those of a lab expert network "
+               "(on lab-like photos only)")
+    added.append(helper.make_node("Add", [own, PREFIX + "weighted"], [PREFIX + "sum"], name=PREFIX + "sum_add"))
     nodes = list(g.node)
     at = nodes.index(mul)
     del g.node[:]
-    g.node.extend(nodes[:at] + added + nodes[at:])
-    m.doc_string += (f" The disease logits are the main network's plus {weight} x those of a lab expert network "
+    g.node.extend(_in_order(nodes[:at] + added + nodes[at:], g))
+    m.doc_string += (f" The disease logits are the main network's plus {how} "
                      f"({views} view{'s' if views > 1 else ''}), before calibration.")
     onnx.checker.check_model(m)
     onnx.save(m, str(dst))
     return file_digest(dst)
 
 
-def without_expert(src: Path, dst: Path) -> dict:
+def _in_order(nodes: list[onnx.NodeProto], g: onnx.GraphProto) -> list[onnx.NodeProto]:
+    """`nodes` in an order where each comes after the nodes that make its inputs (the given order where it is one
+    already): the lab-like gate that weighs the expert comes after the calibration in a `graft lab-like` file."""
+    ready = {i.name for i in g.input} | {i.name for i in g.initializer} | {""}
+    left, out = list(nodes), []
+    while left:  # the first node whose inputs are all made, each time
+        k = next((k for k, n in enumerate(left) if all(t in ready for t in n.input)), None)
+        if k is None:
+            raise ValueError("the graph has a cycle or an input nothing makes")
+        out.append(left.pop(k))
+        ready.update(out[-1].output)
+    return out
+
+
+def without_expert(src: Path, dst: Path, keep_lab_like: bool = False) -> dict:
     """Writes to `dst` the export `src` without its lab expert and without the lab gate that weighs it (labgate.py,
     whose names start with "labgate__"): the graph of the main network alone, its own disease logits calibrated
-    (by the combined network's temperature, until it is fitted again). Returns file_digest."""
+    (by the combined network's temperature, until it is fitted again). `keep_lab_like`: the gate of `graft lab-like`
+    that the expert was weighed by stays, with its output. Returns file_digest."""
     m = onnx.load(str(src))
     g = m.graph
     if not _holds_expert(g):
         raise ValueError(f"{src} holds no expert")
-    gone = (PREFIX, GATE_PREFIX)
+    gone = (PREFIX,) if keep_lab_like else (PREFIX, GATE_PREFIX)
     own = next(n for n in g.node if n.name == PREFIX + "sum_add").input[0]
     mul = next(n for n in g.node if n.op_type == "Mul" and "inv_t" in n.input)
     mul.input[:] = [own if t == PREFIX + "sum" else t for t in mul.input]
@@ -154,28 +206,15 @@ def without_expert(src: Path, dst: Path) -> dict:
     return file_digest(dst)
 
 
-def without_lab_like(src: Path, dst: Path) -> dict:
-    """Writes to `dst` the export `src` without the gate of `graft lab-like` (its nodes start with "labgate__") and its
-    output `lab_like`: the network's graph as `gpu finish` wrote it, with the calibration `src` has. Returns
-    file_digest."""
-    m = onnx.load(str(src))
-    if _holds_expert(m.graph) or not any(n.name.startswith(GATE_PREFIX) for n in m.graph.node):
-        raise ValueError(f"{src} holds a lab expert or no lab-like gate")
-    _take_out(m.graph, (GATE_PREFIX,))
-    m.doc_string = m.doc_string.split(" A gate on the network's pooled features")[0]
-    onnx.checker.check_model(m)
-    onnx.save(m, str(dst))
-    return file_digest(dst)
-
-
 GATE_PREFIX = "labgate__"  # labgate.PREFIX (labgate imports this module)
 
 
 def _take_out(g: onnx.GraphProto, gone: tuple[str, ...]) -> None:
     """Removes the nodes and initializers whose names start with one of `gone`, and the outputs they made (the gate's
-    `lab_like`); class biases scaled by the gate (quantize.scale_bias_by_gate) apply in full again."""
-    for n in g.node:
-        n.input[:] = ["class_bias" if t == GATED_BIAS else t for t in n.input]
+    `lab_like`); when the gate goes, class biases scaled by it (quantize.scale_bias_by_gate) apply in full again."""
+    if GATE_PREFIX in gone:
+        for n in g.node:
+            n.input[:] = ["class_bias" if t == GATED_BIAS else t for t in n.input]
     keep = [n for n in g.node if not n.name.startswith(gone)]
     del g.node[:]
     g.node.extend(keep)
@@ -239,15 +278,76 @@ def choose_expert(main_src: Path, expert_src: Path, sets: dict[str, np.ndarray],
     return views, weight, note
 
 
+def choose_on_lab_like(main_src: Path, expert_src: Path, sets: dict[str, np.ndarray], labels: dict[str, np.ndarray],
+                       seed: int) -> tuple[float, float, str]:
+    """For a file with the `lab_like` output: the expert's ramp start (RAMP_STARTS) and weight (RAMP_WEIGHTS), one
+    view. Each pair is scored under the product's rules, fitted on validation as the graft then fits them
+    (quantize.recalibrate's calibration, class biases scaled by `lab_like`, by `seed`; then
+    fieldtrain.choose_thresholds with the file's `leaf` and `lab_like` outputs):
+    kept are the pairs whose field validation top-1 and right diagnoses are at least the file's as it is (its own
+    calibration and thresholds) and whose diagnoses are right as often as the file's, or FIELD_ACCEPTED_GOAL of the
+    time; of those, the highest lab validation accuracy wins (the later start and the lower weight on a tie).
+    `sets`: fieldtrain.validation_sets. Returns start, weight (0: none) and a note with every figure."""
+    names = [_disease_logits_tensor(onnx.load(str(main_src)).graph), "leaf", LAB_LIKE, "probabilities"]
+    probed = {k: [np.concatenate(col).astype(np.float64) for col in
+                  zip(*probe_outputs(main_src, names, [normalise_u8(v[s:s + 512]) for s in range(0, len(v), 512)]))]
+              for k, v in sets.items()}
+    own = {k: probed[k][0] for k in ("lab", "field")}
+    leaf = {k: v[1].reshape(-1) for k, v in probed.items()}
+    lab_like = {k: probed[k][2].reshape(-1) for k in ("lab", "field")}
+    ex = expert_outputs(expert_src, 1, {k: sets[k] for k in ("lab", "field")})
+    y_lab, y_field = labels["lab"], labels["field"]
+
+    def calibrate(z: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        cal = choose_calibration(z["lab"], y_lab, seed=seed, others={"field": (z["field"], y_field, lab_like["field"])},
+                                 gate=lab_like["lab"])
+        return {k: calibrated(z[k], cal["temperature"], cal["bias"], lab_like[k]) for k in z}
+
+    def figures(p: dict[str, np.ndarray]) -> dict:
+        leaf_rule, rule, _ = choose_thresholds(p["lab"], y_lab, p["field"], y_field, leaf, lab_like)
+        given = (leaf["field"] >= leaf_rule["leaf_threshold"]) & accepted(p["field"], rule, lab_like=lab_like["field"])
+        right = p["field"].argmax(1) == y_field
+        return {"lab": float((p["lab"].argmax(1) == y_lab).mean()), "field_top1": float(right.mean()),
+                "given": int(given.sum()), "right": int((given & right).sum()),
+                "right_when_given": float(right[given].mean()) if given.any() else 0.0}
+
+    def row(f: dict) -> str:
+        return (f"lab {f['lab']:.4f}, field top-1 {f['field_top1']:.4f}, given {f['given']}, right {f['right']} "
+                f"({f['right_when_given']:.3f})")
+
+    alone = figures({k: probed[k][3] for k in ("lab", "field")})
+    precision = min(alone["right_when_given"], FIELD_ACCEPTED_GOAL)
+    best, tried = (alone["lab"], 0.0, 0.0), [f"without the expert: {row(alone)}"]
+    for start in RAMP_STARTS:
+        for w in RAMP_WEIGHTS:
+            f = figures(calibrate({k: own[k] + w * ramp(lab_like[k], start)[:, None] * ex[k].astype(np.float64)
+                                   for k in own}))
+            kept = (f["field_top1"] >= alone["field_top1"] and f["right"] >= alone["right"]
+                    and f["right_when_given"] >= precision - 1e-9)
+            tried.append(f"start {start:g}, weight {w:g}: {row(f)}{'' if kept else ' (fewer field figures)'}")
+            if kept and (f["lab"] > best[0] + 1e-9 or (abs(f["lab"] - best[0]) <= 1e-9 and best[2] and start > best[1])):
+                best = (f["lab"], start, w)
+    _, start, weight = best
+    note = ("lab expert on lab-like photos chosen on validation (the highest lab validation accuracy among the ramp "
+            "starts and weights that keep the field validation photos' top-1 and right diagnoses, and diagnoses right "
+            f"{precision:.3f} of the time, under calibration and rules fitted as the graft fits them): " + " | ".join(tried)
+            + (f" | chosen: start {start:g}, weight {weight:g}" if weight else
+               " | chosen: none (no pair raises lab accuracy and keeps the field figures)"))
+    print(note, flush=True)
+    return start, weight, note
+
+
 def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cache_dir: Path = D.DEFAULT_CACHE_DIR,
            replace: bool = False) -> dict:
-    """`graft expert`: chooses the expert's views and weight on validation (choose_expert), writes the summed graph
-    to `dst` (add_expert) with the main card extended, fits the calibration again on the lab validation split
-    (quantize.recalibrate), chooses the thresholds again and measures every figure of the card on the new file
-    (fieldtrain.rethreshold). Writes nothing when the expert does not help on validation. `replace`: an export
-    that already holds an expert (and a gate) is taken without them first (without_expert)."""
+    """`graft expert`: chooses the expert's views and weight on validation (choose_expert; in a file with the
+    `lab_like` output, its ramp start and weight, choose_on_lab_like), writes the summed graph to `dst` (add_expert)
+    with the main card extended, fits the calibration again on the lab validation split (quantize.recalibrate),
+    chooses the thresholds again and measures every figure of the card on the new file (fieldtrain.rethreshold).
+    Writes nothing when the expert does not help on validation. `replace`: an export that already holds an expert
+    (and a gate that weighs it) is taken without them first (without_expert; a `graft lab-like` gate stays)."""
     card = json.loads(card_path(main_src).read_text())  # main_src may be dst
     replaced, tmp_dir = "", None
+    on_lab_like = "lab_like_gate" in card
     if "lab_expert" in card:
         if not replace:
             raise SystemExit(f"error: {main_src} already holds a lab expert (--replace takes it out first)")
@@ -256,53 +356,53 @@ def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cach
                     f"{card['lab_expert']['weight']:g}{', and its lab gate' if 'lab_gate' in card else ''}) of "
                     f"{main_src.name} sha256 {file_digest(main_src)['sha256'][:12]}")
         card.pop("lab_expert")
-        card.pop("lab_gate", None)
-        card["outputs"].pop("lab_like", None)  # the gate's output goes with it
+        if "lab_gate" in card:
+            card.pop("lab_gate")
+            card["outputs"].pop("lab_like", None)  # the gate's output goes with it
         card["notes"] = [n for n in card["notes"] if not n.startswith(("lab expert added by", "lab gate added by"))]
         tmp_dir = Path(tempfile.mkdtemp(prefix="diagrodl-main-"))
-        main_digest = without_expert(main_src, tmp_dir / main_src.name)
-        main_src = tmp_dir / main_src.name
-    elif "lab_like_gate" in card:  # the gate alone (graft lab-like): `graft lab-gate` gives the expert's file its own
-        replaced = (f"; the lab-like gate of {main_src.name} sha256 {file_digest(main_src)['sha256'][:12]} was taken out "
-                    "first (graft lab-gate adds the gate that also weighs the expert)")
-        card.pop("lab_like_gate")
-        card["outputs"].pop("lab_like", None)
-        card["notes"] = [n for n in card["notes"] if not n.startswith("output `lab_like` added by")]
-        tmp_dir = Path(tempfile.mkdtemp(prefix="diagrodl-main-"))
-        main_digest = without_lab_like(main_src, tmp_dir / main_src.name)
+        main_digest = without_expert(main_src, tmp_dir / main_src.name, keep_lab_like=on_lab_like)
         main_src = tmp_dir / main_src.name
     else:
         main_digest = file_digest(main_src)
     ecp = card_path(expert_src)
     expert_card = json.loads(ecp.read_text()) if ecp.exists() else {}
     sources = evaluation_sources(card, cache_dir)
-    _, cache, src = sources
-    field_imgs, field_y = field_val_all(src)  # every field source's validation photos
-    sets = {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in src["lab_val"]]), "field": np.stack(field_imgs)}
-    labels = {"lab": cache.labels[src["lab_val"]], "field": np.asarray(field_y)}
+    cfg, cache, src = sources
+    labels = {"lab": cache.labels[src["lab_val"]], "field": np.asarray(field_val_all(src)[1])}  # both field sources
     try:
-        views, weight, note = choose_expert(main_src, expert_src, sets, labels, max_views)
+        if on_lab_like:
+            views = 1
+            ramp_from, weight, note = choose_on_lab_like(main_src, expert_src, validation_sets(cache, src, cfg), labels,
+                                                           cfg.seed)
+        else:
+            sets = {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in src["lab_val"]]),
+                    "field": np.stack(field_val_all(src)[0])}
+            (views, weight, note), ramp_from = choose_expert(main_src, expert_src, sets, labels, max_views), None
         if not weight:
             raise SystemExit(f"error: the expert does not raise the validation score; nothing written ({note})")
-        add_expert(main_src, expert_src, dst, weight, views)
+        add_expert(main_src, expert_src, dst, weight, views, ramp_from=ramp_from)
     finally:
         if tmp_dir is not None:
             shutil.rmtree(tmp_dir, ignore_errors=True)
     card["file"].update(name=dst.name, **file_digest(dst))
     if expert_card.get("parameters") and card.get("parameters"):
         card["parameters"] = int(card["parameters"]) + int(expert_card["parameters"])
+    weighing = ("`weight` times the expert's" if ramp_from is None else
+                "`weight` x clip((lab_like - ramp_from) / (1 - ramp_from), 0, 1) times the expert's (lab-like photos only)")
     card["lab_expert"] = {
-        "method": "the disease logits calibrated by the graph are the main network's plus `weight` times the expert's "
+        "method": f"the disease logits calibrated by the graph are the main network's plus {weighing} "
                   "(each averaged over its own symmetric views); temperature and class biases fitted again on the sum; "
                   "the `leaf` output and the `cam` are the main network's alone (ml/diagrodl_ml/ensemble.py)",
-        "weight": weight, "views": views,
+        "weight": weight, "views": views, **({"ramp_from": ramp_from} if ramp_from is not None else {}),
         "expert": {"file": {"name": expert_src.name, **file_digest(expert_src)},
                    **{k: expert_card[k] for k in ("architecture", "parameters", "version", "created_at") if k in expert_card},
                    **({"its_lab_test_accuracy": expert_card["metrics"]["accuracy"]} if "metrics" in expert_card else {})},
         "main": {"name": main_src.name, **main_digest},
         "choice": note,
     }
-    card["notes"].append(f"lab expert added by `graft expert` (expert {expert_src.name}, weight {weight:g}, {views} "
+    how = f"weight {weight:g}" + (f" on lab-like photos, rising from lab_like {ramp_from:g}" if ramp_from is not None else "")
+    card["notes"].append(f"lab expert added by `graft expert` (expert {expert_src.name}, {how}, {views} "
                          f"view{'s' if views > 1 else ''}; lab_expert has the choice): the notes above describe "
                          f"{main_src.name} without it (sha256 {main_digest['sha256'][:12]}){replaced}")
     return refit_after_graph_change(card, dst, sources, "the lab expert")

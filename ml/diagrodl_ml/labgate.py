@@ -294,6 +294,8 @@ def attach_gate(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR) -
         raise SystemExit(f"error: {model} already holds a lab gate")
     if "lab_expert" not in card:
         raise SystemExit(f"error: {model} holds no lab expert (graft expert first)")
+    if "lab_like_gate" in card:
+        raise SystemExit(f"error: the lab expert of {model} is weighed by its `lab_like` output already (graft expert)")
     before = file_digest(model)
     sources = evaluation_sources(card, cache_dir)
     _, cache, src = sources
