@@ -349,6 +349,45 @@ describe('the ensemble card (models/ensemble.card.json)', () => {
     }
   });
 
+  it('is not offered when its card says it does not beat each member on field validation', async () => {
+    const dir = members();
+    const card = writeEnsembleCard(dir, ['mobilenet', 'resnet50'], CARD);
+    const fieldEvaluation = (beats: boolean) => ({
+      field_val_all: { n: 181, top1: 0.6354 },
+      members_field_val_all: { mobilenet: { top1: 0.6464 }, resnet50: { top1: 0.6243 } },
+      beats_each_member_on_field_val_top1: beats,
+    });
+    for (const beats of [false, true]) {
+      fs.writeFileSync(
+        path.join(dir, 'ensemble.card.json'),
+        JSON.stringify({ ...card, field_evaluation: fieldEvaluation(beats) }),
+      );
+      const { registry, warnings } = await loadWithWarnings(dir);
+      try {
+        const ids = registry.list().map((m) => m.id);
+        if (beats) {
+          expect(warnings).toEqual([]);
+          expect(ids).toContain('ensemble');
+          continue;
+        }
+        expect(ids).toEqual(['resnet50', 'mobilenet']);
+        expect(registry.get('ensemble')).toBeUndefined();
+        expect(registry.health()).toContainEqual({
+          id: 'ensemble',
+          accuracy: null,
+          status: 'refused',
+          reason: expect.stringMatching(
+            /does not beat each member on field validation top-1 \(ensemble 0\.6354; mobilenet 0\.6464, resnet50 0\.6243\)/,
+          ),
+        });
+        expect(warnings).toEqual([expect.stringMatching(/^Model ensemble not offered: /)]);
+      } finally {
+        await registry.close();
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   /** The members' means, no accuracy: what the ensemble does without a usable card. */
   const WITHOUT_CARD = {
     threshold: expect.closeTo(0.3, 10),

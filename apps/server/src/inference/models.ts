@@ -4,7 +4,9 @@
  * not describe this server's classes and preprocessing is refused, with the reason logged and
  * reported by /api/health; the server starts anyway. With two or more models the registry builds
  * the ensemble, which takes its thresholds and test accuracy from models/ensemble.card.json when
- * that card describes exactly the loaded files (otherwise it is ignored, with the reason logged).
+ * that card describes exactly the loaded files (otherwise it is ignored, with the reason logged);
+ * a card that says the ensemble does not beat each member on field validation leaves it out
+ * (reported as refused).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -402,6 +404,20 @@ function ensembleCardProblem(card: EnsembleCard, members: readonly OnnxModel[]):
 }
 
 /**
+ * Why the ensemble is not offered, or null: it is slower than any member, so it is offered only
+ * while its card says it beats each member on field validation top-1 (a card written before that
+ * figure existed says nothing, and the ensemble stays).
+ */
+function ensembleNotBetter(card: EnsembleCard): string | null {
+  const fe = card.field_evaluation;
+  if (fe?.beats_each_member_on_field_val_top1 !== false) return null;
+  const members = Object.entries(fe.members_field_val_all ?? {})
+    .map(([id, m]) => `${id} ${m?.top1}`)
+    .join(', ');
+  return `its card says it does not beat each member on field validation top-1 (ensemble ${fe.field_val_all?.top1 ?? '?'}; ${members || 'members not listed'})`;
+}
+
+/**
  * The ensemble card in `modelsDir` if it describes the ensemble of `members`; undefined when there
  * is none (silently) or it cannot be used (with a warning saying why).
  */
@@ -510,13 +526,15 @@ export class ModelRegistry implements Inference {
     const members = FILE_MODEL_IDS.map((id) => models.get(id)).filter(
       (m): m is OnnxModel => m !== undefined,
     );
-    return new ModelRegistry(
-      models,
-      refused,
-      members.length >= 2
-        ? new EnsembleModel(members, loadEnsembleCard(modelsDir, members, log))
-        : null,
-    );
+    if (members.length < 2) return new ModelRegistry(models, refused, null);
+    const card = loadEnsembleCard(modelsDir, members, log);
+    const notBetter = card && ensembleNotBetter(card);
+    if (notBetter) {
+      refused.push({ id: 'ensemble', reason: notBetter });
+      log.warn(`Model ensemble not offered: ${notBetter}`);
+      return new ModelRegistry(models, refused, null);
+    }
+    return new ModelRegistry(models, refused, new EnsembleModel(members, card));
   }
 
   /** Frees the onnxruntime sessions. */
