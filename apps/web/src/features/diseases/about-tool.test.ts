@@ -63,6 +63,10 @@ interface EnsembleCard {
 const ensemble = (): EnsembleCard =>
   JSON.parse(fs.readFileSync(path.join(MODELS, 'ensemble.card.json'), 'utf8')) as EnsembleCard;
 
+/** Whether the server offers the ensemble: not when its card says it does not beat each member. */
+const ensembleOffered = () =>
+  ensemble().field_evaluation?.beats_each_member_on_field_val_top1 !== false;
+
 const evaluation = (id: Id, set: string): Evaluation | undefined =>
   card(id).out_of_distribution.evaluation[set];
 
@@ -105,6 +109,7 @@ const WORDS = {
     onePhoto: 'una sola foto más',
     noCaution: 'no pone el aviso',
     goalMet: 'la cumplen',
+    notOffered: 'no se ofrece en el selector',
     rightTimes: (n: number) => `${n} de cada 100 veces`,
   },
   en: {
@@ -125,6 +130,7 @@ const WORDS = {
     onePhoto: 'a single photo more',
     noCaution: 'shows no caution',
     goalMet: 'is met by',
+    notOffered: 'is not offered in the selector',
     rightTimes: (n: number) => `${n} times in 100`,
   },
 } as const;
@@ -258,6 +264,7 @@ describe.each([
       expect(ensItem.includes(words.beatsEach)).toBe(
         fe.beats_each_member_on_field_val_top1 === true,
       );
+      expect(ensItem.includes(words.notOffered)).toBe(!ensembleOffered());
       expect(ensItem.includes(words.aboveEach)).toBe(
         IDS.every((id) => ens.metrics.accuracy > card(id).metrics.accuracy),
       );
@@ -305,13 +312,16 @@ describe.each([
         expect(item).toContain(words.noCaution);
       }
     }
-    // the ensemble: the caution from its members' lab_like, and its own threshold(s)
+    // the ensemble, where the server offers it: the caution from its members' lab_like, and its
+    // own threshold(s)
     const ens = ensemble();
-    if (marking.length > 0)
-      expect(item).toContain(words.ensemble.toLowerCase().replace(/^the /, ''));
-    expect(item).toContain(`${ens.rejection.threshold}`);
-    if (ens.rejection.field_threshold !== undefined)
-      expect(item).toContain(`${ens.rejection.field_threshold}`);
+    const named = item!.includes(words.ensemble.toLowerCase().replace(/^the /, ''));
+    expect(named).toBe(ensembleOffered() && marking.length > 0);
+    if (ensembleOffered()) {
+      expect(item).toContain(`${ens.rejection.threshold}`);
+      if (ens.rejection.field_threshold !== undefined)
+        expect(item).toContain(`${ens.rejection.field_threshold}`);
+    }
   });
 
   it("gives the share of other crops' leaves refused as the cards measured it", () => {
@@ -327,7 +337,7 @@ describe.each([
       expect(limits).toContain(`${other.n} `);
     }
     const ensOther = ensemble().field_evaluation?.other_crop_holdout;
-    if (ensOther)
+    if (ensOther && ensembleOffered())
       for (const f of [pct(ensOther.not_leaf_share!), pct(ensOther.accepted_share!)]) {
         expect(limits, `ensemble: ${f}`).toContain(f);
         quoted.add(f);
