@@ -46,7 +46,7 @@ PREFIX = "expert__"
 EXPERT_WEIGHTS = tuple(float(w) for w in np.round(np.arange(0.05, 0.5001, 0.05), 2))
 RAMP_STARTS = (0.5, 0.7, 0.8, 0.9, 0.95)  # where the expert's weight starts to rise with lab_like
 RAMP_WEIGHTS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)  # its weight at lab_like 1
-LAB_LIKE = "lab_like"  # labgate.LAB_LIKE (labgate imports this module)
+LAB_LIKE = "lab_like"  # the graph output of the lab-like gate (labgate.py): g of every photo, shape [N]
 
 
 def ramp(lab_like: np.ndarray, start: float) -> np.ndarray:
@@ -369,7 +369,8 @@ def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cach
     expert_card = json.loads(ecp.read_text()) if ecp.exists() else {}
     sources = evaluation_sources(card, cache_dir)
     cfg, cache, src = sources
-    labels = {"lab": cache.labels[src["lab_val"]], "field": np.asarray(field_val_all(src)[1])}  # both field sources
+    field_imgs, field_y = field_val_all(src)  # every field source's validation photos
+    labels = {"lab": cache.labels[src["lab_val"]], "field": np.asarray(field_y)}
     try:
         if on_lab_like:
             views = 1
@@ -377,7 +378,7 @@ def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cach
                                                            cfg.seed)
         else:
             sets = {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in src["lab_val"]]),
-                    "field": np.stack(field_val_all(src)[0])}
+                    "field": np.stack(field_imgs)}
             (views, weight, note), ramp_from = choose_expert(main_src, expert_src, sets, labels, max_views), None
         if not weight:
             raise SystemExit(f"error: the expert does not raise the validation score; nothing written ({note})")

@@ -37,7 +37,7 @@ from onnx import helper, numpy_helper
 from . import data as D
 from . import fieldaug as FA
 from .card import card_path, write_card
-from .ensemble import GATE_PREFIX, PREFIX as EXPERT, refit_after_graph_change
+from .ensemble import GATE_PREFIX, LAB_LIKE, PREFIX as EXPERT, refit_after_graph_change
 from .export import file_digest
 from .fieldtrain import drop_cpu_figures, evaluation_sources, field_val_all, rethreshold
 from .quantize import probe_outputs
@@ -45,7 +45,6 @@ from .sources import NEGATIVES_DIR
 from .transfer import LAB_LIKE_CUT, load_photos, normalise_u8, sigmoid, to224
 
 PREFIX = GATE_PREFIX
-LAB_LIKE = "lab_like"  # the graph output: g of every photo, shape [N]
 SEED = 2031
 LAB_EXPERT_WEIGHTS = (0.5, 1.0, 2.0, 3.0)  # w_lab candidates
 GATE_L2 = 1e-2
