@@ -15,8 +15,8 @@ In a file with the `lab_like` output (`graft lab-like`), the expert weighs on la
     main disease logits + weight * clip((lab_like - start) / (1 - start), 0, 1) * expert disease logits
 
 `start` and `weight` are chosen on validation by `choose_on_lab_like`: the highest lab validation accuracy among the
-pairs that leave the field validation photos' figures under the product's rules (top-1, diagnoses given, right
-diagnoses) no lower than the file without the expert. A network trained on lab photos alone is sure of itself on
+pairs that leave the field validation photos' top-1 and right diagnoses under the product's rules no lower than the
+file's without the expert, and its diagnoses right as often (or 85 % of the time). A network trained on lab photos alone is sure of itself on
 field photos too, so a weight on every photo costs field diagnoses (ml/LOG.md, twenty-third session).
 
 `bash ml/run.sh graft expert --model M.onnx --expert E.onnx --out OUT.onnx`
