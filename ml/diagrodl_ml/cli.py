@@ -1,4 +1,4 @@
-"""Command line: argument parsing and dispatch only. Ten commands; the last four hold subcommands.
+"""Command line: argument parsing and dispatch only. Ten commands; graft, gpu and fixtures hold subcommands.
 
     python3 -m diagrodl_ml.cli train --arch mobilenet [--epochs N] [--resume]   # fieldtrain.py (--from-scratch: train.py + finish)
     python3 -m diagrodl_ml.cli finish --arch mobilenet          # calibrate/export/card from the last checkpoint
@@ -7,13 +7,9 @@
     python3 -m diagrodl_ml.cli rethreshold --model M.onnx       # fieldtrain.py: thresholds (and views) chosen again
     python3 -m diagrodl_ml.cli recalibrate --model M.onnx       # quantize.recalibrate: calibration (and thresholds) again
     python3 -m diagrodl_ml.cli photo-conditions --model M.onnx  # conditions.py: the lab test leaves under one condition at a time
+    python3 -m diagrodl_ml.cli graft lab-like --model M.onnx --out OUT.onnx   # labgate.py: the output `lab_like`
     python3 -m diagrodl_ml.cli graft expert --model M.onnx --expert E.onnx --out O.onnx   # ensemble.py: a lab expert
-    python3 -m diagrodl_ml.cli graft lab-gate --model M.onnx --out OUT.onnx   # labgate.py
-    python3 -m diagrodl_ml.cli graft lab-like --model M.onnx --out OUT.onnx   # labgate.py: the gate alone, no expert
-    python3 -m diagrodl_ml.cli graft expose-lab-like --model M.onnx   # labgate.py: the gate as output `lab_like`
-    python3 -m diagrodl_ml.cli int8 quantize --model M.onnx --out O.onnx      # quantize.py: the int8 copy and its card
-    python3 -m diagrodl_ml.cli int8 check-saturation --model M.onnx # quantize.py: int16 pair sums that saturate without VNNI
-    python3 -m diagrodl_ml.cli int8 narrow-weights --model M.onnx --out O.onnx   # quantize.py: dense int8 weights to -63..63
+    python3 -m diagrodl_ml.cli quantize --model M.onnx --out O.onnx      # quantize.py: the int8 copy and its card
     python3 -m diagrodl_ml.cli gpu pack --out ml/.pack         # training photos for a GPU machine (gputrain.py)
     python3 -m diagrodl_ml.cli gpu train --pack ml/.pack --out DIR --arch resnet50 vgg16 --time-budget-min 7.5
     python3 -m diagrodl_ml.cli gpu finish --arch resnet50 --weights DIR/resnet50.npz   # gpufinish.py
@@ -36,10 +32,10 @@ import torch
 from . import data as D
 from .card import data_section
 from .ensemble import attach, refit_calibration
-from .labgate import attach_gate, attach_lab_like, expose_gate
+from .labgate import attach_lab_like
 from .conditions import measure as measure_conditions
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
-from .quantize import NO_SATURATION_MAX, WEIGHT_MAX, narrow_file, pair_saturation, quantize, validation_photos
+from .quantize import quantize
 from .fieldtrain import record_cpu_figures, reevaluate, rethreshold, run
 from .finish import finish
 from .gpufinish import ensemble_card, finish_gpu
@@ -109,7 +105,7 @@ def _prepare(args: argparse.Namespace) -> D.Prepared:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="diagrodl_ml", description="DiAgroDL's training pipeline (ml/README.md). graft, "
-                                 "int8, gpu and fixtures hold subcommands; COMMAND --help says more.")
+                                 "gpu and fixtures hold subcommands; COMMAND --help says more.")
     sub = ap.add_subparsers(dest="cmd", required=True)
     pt = sub.add_parser("train", help="train, calibrate, export ONNX and write the card")
     pf = sub.add_parser("finish", help="calibrate/export/card from the latest checkpoint (no training)")
@@ -168,44 +164,19 @@ def main(argv: list[str] | None = None) -> int:
 
     # graft: a part added to an export's graph, then its card measured again
     graft = _group(sub, "graft", "add a part to an export's graph, its card again",
-                   "add a part to an export's graph (a lab expert, the lab gate, the `lab_like` output), choose what it "
-                   "needs on validation and measure its card again")
-    px = _leaf(graft, "expert", "add-expert", "add a lab expert's weighted disease logits to an export's graph (weight "
-                                              "and views chosen on validation; in a file with `lab_like`, on lab-like "
-                                              "photos only), calibration and thresholds again, and its card")
-    px.add_argument("--model", required=True, type=Path)
-    px.add_argument("--expert", required=True, type=Path, help="an export whose disease logits are added (its card beside it)")
-    px.add_argument("--out", required=True, type=Path)
-    px.add_argument("--max-views", type=int, choices=VIEW_COUNTS, default=1,
-                    help="at most this many views of the expert (each one costs a pass of the expert)")
-    px.add_argument("--cache-dir", type=Path, default=D.DEFAULT_CACHE_DIR)
-    px.add_argument("--replace", action="store_true",
-                    help="the model already holds an expert: take it (and its lab gate) out first")
-    _model_command(graft, "lab-gate", "add a gate on lab-like photos (more weight to the lab expert) to an export "
-                   "that holds a lab expert; weights chosen on validation, calibration and thresholds again, and its "
-                   "card", out=True, cmd="add-lab-gate")
+                   "add a part to an export's graph (the `lab_like` output, then a lab expert on lab-like photos), "
+                   "choose what it needs on validation and measure its card again")
     _model_command(graft, "lab-like", "add the output `lab_like` (a gate on the network's pooled features: how much "
-                   "the photo looks like a lab photo) to an export without a lab expert, then choose its thresholds "
-                   "again (one of its own for field-like photos) and measure its card", out=True, cmd="add-lab-like")
-    _model_command(graft, "expose-lab-like", "add the output `lab_like` (the lab gate's value) to a file gated before it "
-                   "existed, in place, and measure its card again", cmd="expose-lab-like")
+                   "the photo looks like a lab photo) to an export, then choose its thresholds again (one of its own "
+                   "for field-like photos) and measure its card", out=True, cmd="add-lab-like")
+    px = _model_command(graft, "expert", "add a lab expert's disease logits on lab-like photos to an export with "
+                        "`lab_like` (ramp start and weight chosen on validation), calibration and thresholds again, and "
+                        "its card", out=True, cmd="add-expert")
+    px.add_argument("--expert", required=True, type=Path, help="an export whose disease logits are added (its card beside it)")
+    px.add_argument("--replace", action="store_true", help="the model already holds an expert: take it out first")
 
-    # int8: the quantized copy and the saturation of int8 pair sums on CPUs without VNNI
-    int8 = _group(sub, "int8", "int8 copies of an export, saturation without VNNI",
-                  "int8 (QDQ) copies of an export, and the int16 saturation of their pair sums on CPUs without VNNI")
-    pq = _model_command(int8, "quantize", "int8 (QDQ) copy of an export, calibrated on training photos, and its card",
-                        out=True, cmd="quantize")
-    pq.add_argument("--weight-max", type=int, choices=(WEIGHT_MAX, NO_SATURATION_MAX), default=WEIGHT_MAX,
-                    help=f"dense weights within -N..N ({NO_SATURATION_MAX}: no saturation on CPUs without VNNI)")
-    psat = _leaf(int8, "check-saturation", "check-saturation", "on lab and field validation photos, the pairs of int8 "
-                                                               "products that saturate an int16 on CPUs without VNNI "
-                                                               "(VPMADDUBSW)")
-    psat.add_argument("--model", required=True, type=Path)
-    psat.add_argument("--photos", type=int, default=16, help="lab and field validation photos each")
-    pnw = _leaf(int8, "narrow-weights", "narrow-weights", "an int8 file's dense weights brought to -63..63 (no "
-                                                          "saturation without VNNI), with its card; `evaluate` measures it")
-    pnw.add_argument("--model", required=True, type=Path)
-    pnw.add_argument("--out", required=True, type=Path)
+    _model_command(sub, "quantize", "int8 (QDQ) copy of an export, calibrated on training photos, and its card",
+                   out=True)
 
     # gpu: every layer trained on a CUDA machine (gputrain.py), finished here (gpufinish.py)
     gpu = _group(sub, "gpu", "train on a CUDA machine, finish here, ensemble card",
@@ -282,13 +253,8 @@ def main(argv: list[str] | None = None) -> int:
 
     # args.cmd: a top-level command's name, or for a subcommand the internal name its _leaf set (gpu train: train-gpu)
     if args.cmd == "add-expert":
-        card = attach(args.model, args.expert, args.out, args.max_views, args.cache_dir, args.replace)
-        print(json.dumps({"file": card["file"], "lab_expert": {k: card["lab_expert"][k] for k in ("weight", "views")}}, indent=1))
-        return 0
-    if args.cmd == "add-lab-gate":
-        card = attach_gate(args.model, args.out, args.cache_dir)
-        print(json.dumps({"file": card["file"], "lab_gate": {k: card["lab_gate"][k] for k in
-                                                             ("w_lab", "w_other", "val_accuracy")}}, indent=1))
+        card = attach(args.model, args.expert, args.out, args.cache_dir, args.replace)
+        print(json.dumps({"file": card["file"], "lab_expert": {k: card["lab_expert"][k] for k in ("weight", "ramp_from")}}, indent=1))
         return 0
     if args.cmd == "recalibrate":
         card = refit_calibration(args.model, args.cache_dir)
@@ -297,26 +263,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "add-lab-like":
         card = attach_lab_like(args.model, args.out, args.cache_dir)
         print(json.dumps({k: card[k] for k in ("lab_like_gate", "rejection")}, indent=1))
-        return 0
-    if args.cmd == "expose-lab-like":
-        card = expose_gate(args.model, args.cache_dir)
-        print(json.dumps({"file": card["file"], "by_photo_kind": {k: v["by_photo_kind"] for k, v in
-                                                                  card["out_of_distribution"]["evaluation"].items()
-                                                                  if "by_photo_kind" in v}}, indent=1))
-        return 0
-    if args.cmd == "check-saturation":
-        for name, batch in validation_photos(args.photos).items():
-            rows = pair_saturation(args.model, [batch])
-            total = {k: sum(r[k] for r in rows) for k in ("pairs", "pairs_saturated", "outputs", "outputs_changed")}
-            worst = max(rows, key=lambda r: r["outputs_changed"] / r["outputs"]) if rows else None
-            print(json.dumps({"photos": f"{len(batch)} {name} validation", "dense_convolutions": len(rows),
-                              "pairs_saturated": round(total["pairs_saturated"] / max(total["pairs"], 1), 6),
-                              "outputs_changed": round(total["outputs_changed"] / max(total["outputs"], 1), 6),
-                              "largest_change": max((r["largest_change"] for r in rows), default=0.0),
-                              "most_changed": worst}))
-        return 0
-    if args.cmd == "narrow-weights":
-        print(json.dumps(narrow_file(args.model, args.out), indent=1))
         return 0
     if args.cmd == "pack":
         print(json.dumps(pack(args.out, args.lab_quality, lab_size=args.lab_size, lab_format=args.lab_format,
@@ -341,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
             args.json.write_text(json.dumps(figures, indent=1) + "\n")
         return 0
     if args.cmd == "quantize":
-        print(json.dumps(quantize(args.model, args.out, args.cache_dir, weight_max=args.weight_max), indent=1))
+        print(json.dumps(quantize(args.model, args.out, args.cache_dir), indent=1))
         return 0
     if args.cmd == "tiny-reference":
         print(json.dumps(tiny_reference(args.out, args.arch, args.size, views=args.views)))

@@ -1,23 +1,17 @@
-"""A lab expert inside the shipped graph.
+"""A lab expert inside the shipped graph, on lab-like photos only (`graft expert`, after `graft lab-like`).
 
-The field-robust MobileNetV2 is right on 0.94 of lab photos; the project's earlier from-scratch MobileNetV3-Small,
-trained on the lab photos alone, on 0.98 of them, and on 0.29 of field photos. `add_expert` puts the second
-network's disease logits into the first one's graph: the logits the graph calibrates become
-
-    main disease logits + weight * expert disease logits (each averaged over its own symmetric views)
-
-and the temperature and class biases are fitted again on that sum. The `leaf` output (not a tomato leaf) and the
-`cam` stay the main network's own. The weight and the expert's views are chosen on validation (lab accuracy + field
-accuracy, `choose_expert`), and a weight is kept only if it beats the main network alone.
-
-In a file with the `lab_like` output (`graft lab-like`), the expert weighs on lab-like photos only:
+The field-robust MobileNetV2 is right on fewer lab photos than the project's earlier from-scratch MobileNetV3-Small,
+trained on the lab photos alone, which is right on few field photos. `add_expert` puts the second network's disease
+logits into the first one's graph, weighed by the first one's `lab_like` output (labgate.py):
 
     main disease logits + weight * clip((lab_like - start) / (1 - start), 0, 1) * expert disease logits
 
-`start` and `weight` are chosen on validation by `choose_on_lab_like`: the highest lab validation accuracy among the
-pairs that leave the field validation photos' top-1 and right diagnoses under the product's rules no lower than the
-file's without the expert, and its diagnoses right as often (or 85 % of the time). A network trained on lab photos alone is sure of itself on
-field photos too, so a weight on every photo costs field diagnoses (ml/LOG.md, twenty-third session).
+and the temperature and class biases are fitted again on that sum. The `leaf` output (not a tomato leaf), the `cam` and
+`lab_like` stay the main network's own. `start` and `weight` are chosen on validation by `choose_on_lab_like`: the
+highest lab validation accuracy among the pairs that leave the field validation photos' top-1 and right diagnoses
+under the product's rules no lower than the file's as it is, and its diagnoses right as often (or 85 % of the
+time). A network trained on lab photos alone is sure of itself on field photos too, so a weight
+on every photo costs field diagnoses (ml/LOG.md, twenty-third session).
 
 `bash ml/run.sh graft expert --model M.onnx --expert E.onnx --out OUT.onnx`
 """
@@ -39,11 +33,10 @@ from .export import file_digest, views_concat
 from .calibrate import accepted, calibrated, choose_calibration
 from .fieldtrain import FIELD_ACCEPTED_GOAL, choose_thresholds, drop_cpu_figures, evaluation_sources, field_val_all, rethreshold, validation_sets
 from .models import VIEW_COUNTS
-from .quantize import GATED_BIAS, _disease_logits_tensor, probe_outputs, recalibrate
-from .transfer import normalise_u8, to224
+from .quantize import _disease_logits_tensor, probe_outputs, recalibrate
+from .transfer import normalise_u8
 
 PREFIX = "expert__"
-EXPERT_WEIGHTS = tuple(float(w) for w in np.round(np.arange(0.05, 0.5001, 0.05), 2))
 RAMP_STARTS = (0.5, 0.7, 0.8, 0.9, 0.95)  # where the expert's weight starts to rise with lab_like
 RAMP_WEIGHTS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)  # its weight at lab_like 1
 LAB_LIKE = "lab_like"  # the graph output of the lab-like gate (labgate.py): g of every photo, shape [N]
@@ -126,16 +119,15 @@ def expert_logits_model(src: Path, views: int) -> tuple[onnx.ModelProto, str]:
     return helper.make_model(graph, opset_imports=m.opset_import, ir_version=m.ir_version), out
 
 
-def add_expert(main_src: Path, expert_src: Path, dst: Path, weight: float, views: int,
-               ramp_from: float | None = None) -> dict:
-    """Writes to `dst` the main export with the expert's weighted disease logits added to its own before the
-    calibration (the Mul by `inv_t`). With `ramp_from`, each photo's weight is `weight * ramp(lab_like, ramp_from)`
-    (the file must have the `lab_like` output). Every other output keeps its inputs. Returns file_digest."""
+def add_expert(main_src: Path, expert_src: Path, dst: Path, weight: float, views: int, ramp_from: float) -> dict:
+    """Writes to `dst` the main export with the expert's disease logits (averaged over `views`), each photo's weighed
+    by `weight * ramp(lab_like, ramp_from)`, added to its own before the calibration (the Mul by `inv_t`). The file
+    must have the `lab_like` output. Every other output keeps its inputs. Returns file_digest."""
     m = onnx.load(str(main_src))
     g = m.graph
     if _holds_expert(g):
         raise ValueError(f"{main_src} already holds an expert")
-    if ramp_from is not None and not any(LAB_LIKE in n.output for n in g.node):
+    if not any(LAB_LIKE in n.output for n in g.node):
         raise ValueError(f"{main_src} has no `{LAB_LIKE}` output to weigh the expert by")
     e, e_out = expert_logits_model(expert_src, views)
     own = _disease_logits_tensor(g)
@@ -143,23 +135,19 @@ def add_expert(main_src: Path, expert_src: Path, dst: Path, weight: float, views
     mul.input[:] = [PREFIX + "sum" if t == own else t for t in mul.input]
     g.initializer.append(numpy_helper.from_array(np.array(weight, np.float32), PREFIX + "weight"))
     g.initializer.extend(e.graph.initializer)
-    added = list(e.graph.node)
-    if ramp_from is None:
-        added.append(helper.make_node("Mul", [e_out, PREFIX + "weight"], [PREFIX + "weighted"], name=PREFIX + "weight_mul"))
-        how = f"{weight} x those of a lab expert network"
-    else:
-        p = lambda t: PREFIX + t  # noqa: E731
-        for name, value in (("ramp_from", ramp_from), ("ramp_scale", 1.0 / (1.0 - ramp_from)), ("zero", 0.0), ("one", 1.0)):
-            g.initializer.append(numpy_helper.from_array(np.array(value, np.float32), p(name)))
-        g.initializer.append(numpy_helper.from_array(np.array([1], np.int64), p("axes")))
-        added += [helper.make_node("Sub", [LAB_LIKE, p("ramp_from")], [p("ramp_sub")], name=p("ramp_sub")),
-                  helper.make_node("Mul", [p("ramp_sub"), p("ramp_scale")], [p("ramp_mul")], name=p("ramp_mul")),
-                  helper.make_node("Clip", [p("ramp_mul"), p("zero"), p("one")], [p("ramp")], name=p("ramp")),
-                  helper.make_node("Unsqueeze", [p("ramp"), p("axes")], [p("ramp_n1")], name=p("ramp_n1")),
-                  helper.make_node("Mul", [p("ramp_n1"), p("weight")], [p("photo_weight")], name=p("photo_weight")),
-                  helper.make_node("Mul", [e_out, p("photo_weight")], [p("weighted")], name=p("weight_mul"))]
-        how = (f"{weight} x clip((lab_like - {ramp_from}) / (1 - {ramp_from}), 0, 1) x those of a lab expert network "
-               "(on lab-like photos only)")
+    p = lambda t: PREFIX + t  # noqa: E731
+    for name, value in (("ramp_from", ramp_from), ("ramp_scale", 1.0 / (1.0 - ramp_from)), ("zero", 0.0), ("one", 1.0)):
+        g.initializer.append(numpy_helper.from_array(np.array(value, np.float32), p(name)))
+    g.initializer.append(numpy_helper.from_array(np.array([1], np.int64), p("axes")))
+    added = list(e.graph.node) + [
+        helper.make_node("Sub", [LAB_LIKE, p("ramp_from")], [p("ramp_sub")], name=p("ramp_sub")),
+        helper.make_node("Mul", [p("ramp_sub"), p("ramp_scale")], [p("ramp_mul")], name=p("ramp_mul")),
+        helper.make_node("Clip", [p("ramp_mul"), p("zero"), p("one")], [p("ramp")], name=p("ramp")),
+        helper.make_node("Unsqueeze", [p("ramp"), p("axes")], [p("ramp_n1")], name=p("ramp_n1")),
+        helper.make_node("Mul", [p("ramp_n1"), p("weight")], [p("photo_weight")], name=p("photo_weight")),
+        helper.make_node("Mul", [e_out, p("photo_weight")], [p("weighted")], name=p("weight_mul"))]
+    how = (f"{weight} x clip((lab_like - {ramp_from}) / (1 - {ramp_from}), 0, 1) x those of a lab expert network "
+           "(on lab-like photos only)")
     added.append(helper.make_node("Add", [own, PREFIX + "weighted"], [PREFIX + "sum"], name=PREFIX + "sum_add"))
     nodes = list(g.node)
     at = nodes.index(mul)
@@ -186,45 +174,25 @@ def _in_order(nodes: list[onnx.NodeProto], g: onnx.GraphProto) -> list[onnx.Node
     return out
 
 
-def without_expert(src: Path, dst: Path, keep_lab_like: bool = False) -> dict:
-    """Writes to `dst` the export `src` without its lab expert and without the lab gate that weighs it (labgate.py,
-    whose names start with "labgate__"): the graph of the main network alone, its own disease logits calibrated
-    (by the combined network's temperature, until it is fitted again). `keep_lab_like`: the gate of `graft lab-like`
-    that the expert was weighed by stays, with its output. Returns file_digest."""
+def without_expert(src: Path, dst: Path) -> dict:
+    """Writes to `dst` the export `src` without its lab expert: the graph of the main network alone, its own disease
+    logits calibrated (by the combined network's temperature and class biases, until they are fitted again); the
+    `lab_like` gate that weighed the expert stays, with its output. Returns file_digest."""
     m = onnx.load(str(src))
     g = m.graph
     if not _holds_expert(g):
         raise ValueError(f"{src} holds no expert")
-    gone = (PREFIX,) if keep_lab_like else (PREFIX, GATE_PREFIX)
     own = next(n for n in g.node if n.name == PREFIX + "sum_add").input[0]
     mul = next(n for n in g.node if n.op_type == "Mul" and "inv_t" in n.input)
     mul.input[:] = [own if t == PREFIX + "sum" else t for t in mul.input]
-    _take_out(g, gone)
+    for part in (g.node, g.initializer):  # the expert's nodes and initializers, named PREFIX...
+        keep = [x for x in part if not x.name.startswith(PREFIX)]
+        del part[:]
+        part.extend(keep)
     m.doc_string = m.doc_string.split(" The disease logits are the main network's plus")[0]
     onnx.checker.check_model(m)
     onnx.save(m, str(dst))
     return file_digest(dst)
-
-
-GATE_PREFIX = "labgate__"  # labgate.PREFIX (labgate imports this module)
-
-
-def _take_out(g: onnx.GraphProto, gone: tuple[str, ...]) -> None:
-    """Removes the nodes and initializers whose names start with one of `gone`, and the outputs they made (the gate's
-    `lab_like`); when the gate goes, class biases scaled by it (quantize.scale_bias_by_gate) apply in full again."""
-    if GATE_PREFIX in gone:
-        for n in g.node:
-            n.input[:] = ["class_bias" if t == GATED_BIAS else t for t in n.input]
-    keep = [n for n in g.node if not n.name.startswith(gone)]
-    del g.node[:]
-    g.node.extend(keep)
-    inits = [i for i in g.initializer if not i.name.startswith(gone)]
-    del g.initializer[:]
-    g.initializer.extend(inits)
-    made = {o for n in g.node for o in n.output} | {i.name for i in g.input} | {i.name for i in g.initializer}
-    outs = [o for o in g.output if o.name in made]
-    del g.output[:]
-    g.output.extend(outs)
 
 
 def expert_outputs(expert_src: Path, views: int, sets: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -237,45 +205,6 @@ def expert_outputs(expert_src: Path, views: int, sets: dict[str, np.ndarray]) ->
                                    for s in range(0, len(v), 512)]) for k, v in sets.items()}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def choose_expert(main_src: Path, expert_src: Path, sets: dict[str, np.ndarray], labels: dict[str, np.ndarray],
-                  max_views: int) -> tuple[int, float, str]:
-    """The expert's views (1, 2, 4, 8 up to max_views and the views its file has) and weight (EXPERT_WEIGHTS) that
-    give the highest validation score, lab accuracy + field accuracy of argmax(main logits + weight * expert
-    logits); the fewer views and the lower weight on a tie. Weight 0 (no expert) when none beats the main network
-    alone. `sets`: the lab validation split and the field validation part, uint8 224 px. Returns views, weight and
-    a note with every figure tried."""
-    main_logits = _disease_logits_tensor(onnx.load(str(main_src)).graph)
-    own = {k: np.concatenate([b[0] for b in probe_outputs(main_src, [main_logits],
-                                                          [normalise_u8(v[s:s + 512]) for s in range(0, len(v), 512)])])
-           .astype(np.float64) for k, v in sets.items()}
-
-    def accuracies(z: dict[str, np.ndarray]) -> dict[str, float]:
-        return {k: float((z[k].argmax(1) == labels[k]).mean()) for k in sets}
-
-    alone = accuracies(own)
-    best = (sum(alone.values()), 1, 0.0)
-    tried = ["main network alone: " + ", ".join(f"{k} {v:.4f}" for k, v in alone.items())]
-    concat = views_concat(onnx.load(str(expert_src)).graph)
-    have = len(concat.input) if concat is not None else 1
-    for views in (v for v in VIEW_COUNTS if v <= min(max_views, have)):
-        ex = expert_outputs(expert_src, views, sets)
-        row = []
-        for w in EXPERT_WEIGHTS:
-            acc = accuracies({k: own[k] + w * ex[k].astype(np.float64) for k in sets})
-            row.append(f"{w:g}: " + "/".join(f"{v:.4f}" for v in acc.values()))
-            if sum(acc.values()) > best[0] + 1e-9:
-                best = (sum(acc.values()), views, w)
-        tried.append(f"expert with {views} view{'s' if views > 1 else ''}, weight: {' / '.join(sets)} accuracy: "
-                     + "; ".join(row))
-    _, views, weight = best
-    note = ("lab expert chosen on validation (score: lab validation accuracy + field validation accuracy of the summed "
-            "logits; fewer views and lower weight on a tie): " + " | ".join(tried)
-            + (f" | chosen: {views} view{'s' if views > 1 else ''}, weight {weight:g}" if weight else
-               " | chosen: none (no weight beats the main network alone)"))
-    print(note, flush=True)
-    return views, weight, note
 
 
 def choose_on_lab_like(main_src: Path, expert_src: Path, sets: dict[str, np.ndarray], labels: dict[str, np.ndarray],
@@ -337,31 +266,30 @@ def choose_on_lab_like(main_src: Path, expert_src: Path, sets: dict[str, np.ndar
     return start, weight, note
 
 
-def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cache_dir: Path = D.DEFAULT_CACHE_DIR,
+def attach(main_src: Path, expert_src: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR,
            replace: bool = False) -> dict:
-    """`graft expert`: chooses the expert's views and weight on validation (choose_expert; in a file with the
-    `lab_like` output, its ramp start and weight, choose_on_lab_like), writes the summed graph to `dst` (add_expert)
-    with the main card extended, fits the calibration again on the lab validation split (quantize.recalibrate),
-    chooses the thresholds again and measures every figure of the card on the new file (fieldtrain.rethreshold).
-    Writes nothing when the expert does not help on validation. `replace`: an export that already holds an expert
-    (and a gate that weighs it) is taken without them first (without_expert; a `graft lab-like` gate stays)."""
+    """`graft expert`: chooses the expert's ramp start and weight on validation (choose_on_lab_like; one view of the
+    expert), writes the summed graph to `dst` (add_expert) with the main card extended, fits the calibration again on
+    the lab validation split (quantize.recalibrate), chooses the thresholds again and measures every figure of the
+    card on the new file (fieldtrain.rethreshold). Writes nothing when the expert does not help on validation.
+    `replace`: an export that already holds an expert is taken without it first (without_expert)."""
+    if not main_src.is_file() or not card_path(main_src).is_file():
+        raise SystemExit(f"error: {main_src} and its card {card_path(main_src).name} are needed")
     card = json.loads(card_path(main_src).read_text())  # main_src may be dst
+    if "lab_like_gate" not in card:
+        raise SystemExit(f"error: {main_src} has no `{LAB_LIKE}` output to weigh the expert by (graft lab-like first)")
     replaced, tmp_dir = "", None
-    on_lab_like = "lab_like_gate" in card
     if "lab_expert" in card:
         if not replace:
             raise SystemExit(f"error: {main_src} already holds a lab expert (--replace takes it out first)")
         old = card["lab_expert"]["expert"]["file"]
         replaced = (f"; it replaced the expert {old['name']} (sha256 {old['sha256'][:12]}, weight "
-                    f"{card['lab_expert']['weight']:g}{', and its lab gate' if 'lab_gate' in card else ''}) of "
+                    f"{card['lab_expert']['weight']:g}) of "
                     f"{main_src.name} sha256 {file_digest(main_src)['sha256'][:12]}")
         card.pop("lab_expert")
-        if "lab_gate" in card:
-            card.pop("lab_gate")
-            card["outputs"].pop("lab_like", None)  # the gate's output goes with it
-        card["notes"] = [n for n in card["notes"] if not n.startswith(("lab expert added by", "lab gate added by"))]
+        card["notes"] = [n for n in card["notes"] if not n.startswith("lab expert added by")]
         tmp_dir = Path(tempfile.mkdtemp(prefix="diagrodl-main-"))
-        main_digest = without_expert(main_src, tmp_dir / main_src.name, keep_lab_like=on_lab_like)
+        main_digest = without_expert(main_src, tmp_dir / main_src.name)
         main_src = tmp_dir / main_src.name
     else:
         main_digest = file_digest(main_src)
@@ -369,40 +297,33 @@ def attach(main_src: Path, expert_src: Path, dst: Path, max_views: int = 1, cach
     expert_card = json.loads(ecp.read_text()) if ecp.exists() else {}
     sources = evaluation_sources(card, cache_dir)
     cfg, cache, src = sources
-    field_imgs, field_y = field_val_all(src)  # every field source's validation photos
-    labels = {"lab": cache.labels[src["lab_val"]], "field": np.asarray(field_y)}
+    labels = {"lab": cache.labels[src["lab_val"]], "field": np.asarray(field_val_all(src)[1])}
+    views = 1
     try:
-        if on_lab_like:
-            views = 1
-            ramp_from, weight, note = choose_on_lab_like(main_src, expert_src, validation_sets(cache, src, cfg), labels,
-                                                           cfg.seed)
-        else:
-            sets = {"lab": np.stack([to224(np.asarray(cache.images[j])) for j in src["lab_val"]]),
-                    "field": np.stack(field_imgs)}
-            (views, weight, note), ramp_from = choose_expert(main_src, expert_src, sets, labels, max_views), None
+        ramp_from, weight, note = choose_on_lab_like(main_src, expert_src, validation_sets(cache, src, cfg), labels,
+                                                     cfg.seed)
         if not weight:
             raise SystemExit(f"error: the expert does not raise the validation score; nothing written ({note})")
-        add_expert(main_src, expert_src, dst, weight, views, ramp_from=ramp_from)
+        add_expert(main_src, expert_src, dst, weight, views, ramp_from)
     finally:
         if tmp_dir is not None:
             shutil.rmtree(tmp_dir, ignore_errors=True)
     card["file"].update(name=dst.name, **file_digest(dst))
     if expert_card.get("parameters") and card.get("parameters"):
         card["parameters"] = int(card["parameters"]) + int(expert_card["parameters"])
-    weighing = ("`weight` times the expert's" if ramp_from is None else
-                "`weight` x clip((lab_like - ramp_from) / (1 - ramp_from), 0, 1) times the expert's (lab-like photos only)")
+    weighing = "`weight` x clip((lab_like - ramp_from) / (1 - ramp_from), 0, 1) times the expert's (lab-like photos only)"
     card["lab_expert"] = {
         "method": f"the disease logits calibrated by the graph are the main network's plus {weighing} "
                   "(each averaged over its own symmetric views); temperature and class biases fitted again on the sum; "
                   "the `leaf` output and the `cam` are the main network's alone (ml/diagrodl_ml/ensemble.py)",
-        "weight": weight, "views": views, **({"ramp_from": ramp_from} if ramp_from is not None else {}),
+        "weight": weight, "views": views, "ramp_from": ramp_from,
         "expert": {"file": {"name": expert_src.name, **file_digest(expert_src)},
                    **{k: expert_card[k] for k in ("architecture", "parameters", "version", "created_at") if k in expert_card},
                    **({"its_lab_test_accuracy": expert_card["metrics"]["accuracy"]} if "metrics" in expert_card else {})},
         "main": {"name": main_src.name, **main_digest},
         "choice": note,
     }
-    how = f"weight {weight:g}" + (f" on lab-like photos, rising from lab_like {ramp_from:g}" if ramp_from is not None else "")
+    how = f"weight {weight:g} on lab-like photos, rising from lab_like {ramp_from:g}"
     card["notes"].append(f"lab expert added by `graft expert` (expert {expert_src.name}, {how}, {views} "
                          f"view{'s' if views > 1 else ''}; lab_expert has the choice): the notes above describe "
                          f"{main_src.name} without it (sha256 {main_digest['sha256'][:12]}){replaced}")

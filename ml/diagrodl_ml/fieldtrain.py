@@ -18,13 +18,12 @@ import torch
 
 from .calibrate import accepted, bias_gate, calibrated, calibration_method, choose_calibration, choose_threshold, ece, nll, softmax
 from .card import build_card, card_path, goals_check, write_card
-from .classes import CLASS_IDS, NUM_CLASSES
+from .classes import NUM_CLASSES
 from . import data as D
 from .data import DEFAULT_CACHE_DIR
 from .evaluate import batches_from_u8, calibration_summary, metrics, node_ort_available, ort_outputs
 from .export import CalibratedCamModel, add_views, export_onnx, file_digest
 from .models import PRETRAINED_TFLITE, VIEW_COUNTS, count_params, imagenet_mobilenet_v2
-from .preprocess import load_rgb
 from .sources import (FIELD2_DIR, FIELD_DIR, NEGATIVES_DIR, OTHER_CROP_DIR, field2_split, field_split, negatives_split,
                       other_crop_split, write_lists)
 from .tflite import LICENSE_NOTE

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 import onnx
-import torch
 
 from .card import build_card, card_path, data_section, model_name, write_card
 from .calibrate import calibrated, ece

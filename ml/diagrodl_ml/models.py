@@ -20,9 +20,6 @@ ARCHS: dict[str, str] = {
     "mobilenet_v2": "mobilenet_v2",
     # ImageNet start (tflite.py converts ../shared/pretrained/mobilenet_v2_imagenet) + an 11th 'not a leaf' output
     "mobilenet_v2_imagenet": "mobilenet_v2",
-    # the same ImageNet start with the 10 diseases only, every layer trained on the lab photos (train.py):
-    # the lab expert that `graft expert` puts beside the main network
-    "mobilenet_v2_lab": "mobilenet_v2",
     "resnet50": "resnet50",
     # ResNet50 started from the Keras ImageNet weights (keras_resnet.py) + an 11th 'not a leaf' output
     "resnet50_imagenet": "resnet50",
@@ -124,8 +121,6 @@ def build_model(arch: str, num_classes: int = NUM_CLASSES) -> GapClassifier:
         return imagenet_mobilenet_v2(num_classes + 1)
     if arch == "resnet50_imagenet":
         return imagenet_resnet50(num_classes)
-    if arch == "mobilenet_v2_lab":
-        return imagenet_mobilenet_v2(num_classes, PRETRAINED_TFLITE if PRETRAINED_TFLITE.exists() else None)
     tv = torchvision.models
     if name.startswith("mobilenet_v3"):
         m = getattr(tv, name)(weights=None)

@@ -5,11 +5,8 @@ package and calibrates with onnxruntime-node (`evaluate.ort_outputs`):
 
 - every convolution of the trunk (`/features/...`) gets int8 weights, symmetric per output channel
   (a DequantizeLinear on the weight), and an int32 bias at the scale input scale x weight scale. CPUs
-  without VNNI (AVX2, AVX-512 without VNNI) multiply uint8 activations by int8 weights with VPMADDUBSW,
-  which adds each pair of products into a saturating int16: 2 x 255 x 127 = 64,770 does not fit, so the
-  same file computes other values there (`pair_saturation` counts the pairs). Dense weights within
-  -NO_SATURATION_MAX..NO_SATURATION_MAX (2 x 255 x 63 = 32,130) cannot saturate (`--weight-max 63`;
-  `narrow_weights` for a file quantized before), at the cost of one bit of those weights (ml/LOG.md);
+  without VNNI would add pairs of products into a saturating int16; the product's sessions ask onnxruntime
+  for exact 32-bit sums there (`session.x64quantprecision`, apps/server/src/inference/ort-session.mjs);
 - every activation between them (the scaled input, each ReLU6 output, each projection output, each
   residual sum) gets a QuantizeLinear -> DequantizeLinear pair, uint8 asymmetric per tensor, its range
   the mean over calibration batches of each batch's minimum and maximum;
@@ -44,11 +41,7 @@ from .transfer import normalise_u8, to224
 CALIBRATION_PARTS = (("train.txt", D.DEFAULT_DATA_DIR, 64), ("field_train.txt", FIELD_DIR, 32),
                      ("negatives_train.txt", NEGATIVES_DIR, 32))
 CALIBRATION_SEED = 7
-WEIGHT_MAX = 127  # int8 weights within -WEIGHT_MAX..WEIGHT_MAX (the shipped files)
-# dense weights within this: two products of a uint8 activation (at most 255) and a weight then fit in the int16 that
-# VPMADDUBSW (CPUs without VNNI) adds them into, 2 x 255 x 63 = 32,130 <= 32,767
-NO_SATURATION_MAX = 63
-INT16_MAX = 32767
+WEIGHT_MAX = 127  # int8 weights within -WEIGHT_MAX..WEIGHT_MAX
 
 
 def calibration_files() -> list[Path]:
@@ -58,16 +51,6 @@ def calibration_files() -> list[Path]:
     for name, root, n in CALIBRATION_PARTS:
         lines = [ln for ln in (D.SPLITS_DIR / name).read_text().splitlines() if ln.strip()]
         out += [root / ln for ln in rng.sample(lines, min(n, len(lines)))]
-    return out
-
-
-def validation_photos(n: int) -> dict[str, np.ndarray]:
-    """The first n photos (in split-list order) of the lab validation split and of the field validation part, as the
-    product's input tensors."""
-    out = {}
-    for name, part, root in (("lab", "val.txt", D.DEFAULT_DATA_DIR), ("field", "field_val.txt", FIELD_DIR)):
-        lines = [ln for ln in (D.SPLITS_DIR / part).read_text().splitlines() if ln.strip()][:n]
-        out[name] = np.stack([preprocess_file(root / ln) for ln in lines])
     return out
 
 
@@ -132,15 +115,8 @@ def _uint8_params(lo: float, hi: float) -> tuple[float, int]:
     return scale, min(max(zero, 0), 255)
 
 
-def _dense(conv: onnx.NodeProto) -> bool:
-    """A convolution without groups: the ones onnxruntime computes as a GEMM (VPMADDUBSW without VNNI)."""
-    return all(a.name != "group" or a.i == 1 for a in conv.attribute)
-
-
-def quantize_model(src: Path, dst: Path, ranges: dict[str, tuple[float, float]],
-                   weight_max: int = WEIGHT_MAX) -> dict:
-    """Writes the QDQ copy of `src` to `dst` with the given activation ranges, dense convolutions' weights within
-    -weight_max..weight_max (depthwise ones within -WEIGHT_MAX..WEIGHT_MAX); returns its digest."""
+def quantize_model(src: Path, dst: Path, ranges: dict[str, tuple[float, float]]) -> dict:
+    """Writes the QDQ copy of `src` to `dst` with the given activation ranges; returns its digest."""
     m = onnx.load(str(src))
     g = m.graph
     inits = {i.name: i for i in g.initializer}
@@ -193,10 +169,9 @@ def quantize_model(src: Path, dst: Path, ranges: dict[str, tuple[float, float]],
         has_bias = len(n.input) > 2 and bool(n.input[2])
         b = const(n.input[2]).astype(np.float64) if has_bias else np.zeros(w.shape[0])
         # a channel whose weights are (nearly) all zero still needs its bias to fit in int32
-        peak = weight_max if _dense(n) else WEIGHT_MAX
-        w_scale = np.maximum(np.abs(w).reshape(w.shape[0], -1).max(axis=1) / peak,
+        w_scale = np.maximum(np.abs(w).reshape(w.shape[0], -1).max(axis=1) / WEIGHT_MAX,
                              np.maximum(np.abs(b) / (in_scale * (2**31 - 1)), 1e-12)).astype(np.float32)
-        wq = np.clip(np.round(w / w_scale[:, None, None, None]), -peak, peak).astype(np.int8)
+        wq = np.clip(np.round(w / w_scale[:, None, None, None]), -WEIGHT_MAX, WEIGHT_MAX).astype(np.int8)
         base = n.output[0]
         n.input[1] = dequantized(base, wq, w_scale, "w")
         if has_bias:
@@ -220,110 +195,7 @@ def quantize_model(src: Path, dst: Path, ranges: dict[str, tuple[float, float]],
     return file_digest(dst)
 
 
-def _trunk_weights(g: onnx.GraphProto) -> list[tuple[onnx.NodeProto, onnx.NodeProto, onnx.NodeProto | None,
-                                                    onnx.NodeProto, float]]:
-    """Each quantized trunk convolution: (Conv, the DequantizeLinear of its int8 weight, that of its int32 bias or
-    None, that of its uint8 input, the input's scale)."""
-    prod = {o: n for n in g.node for o in n.output}
-    inits = {i.name: i for i in g.initializer}
-    out = []
-    for n in g.node:
-        w_dq = prod.get(n.input[1]) if n.op_type == "Conv" else None
-        if w_dq is None or w_dq.op_type != "DequantizeLinear" or inits[w_dq.input[0]].data_type != TensorProto.INT8:
-            continue
-        x_dq = prod[n.input[0]]
-        b_dq = prod.get(n.input[2]) if len(n.input) > 2 and n.input[2] else None
-        out.append((n, w_dq, b_dq, x_dq, float(numpy_helper.to_array(inits[x_dq.input[1]]))))
-    return out
-
-
-def narrow_weights(src: Path, dst: Path, weight_max: int = NO_SATURATION_MAX) -> dict:
-    """A QDQ file (an earlier `quantize_model`'s, -127..127) with its dense convolutions' int8 weights brought to
-    -weight_max..weight_max: per output channel q' = round(q x weight_max / max|q|) at scale x max|q| / weight_max,
-    its int32 bias at the new input x weight scale. Depthwise convolutions and everything else of the graph are left
-    as they are. The weights are rounded twice (from float, then here), so `int8 quantize --weight-max` from the float
-    file loses less. Returns the new file's digest."""
-    m = onnx.load(str(src))
-    g = m.graph
-    inits = {i.name: i for i in g.initializer}
-    for conv, w_dq, b_dq, _, in_scale in _trunk_weights(g):
-        if not _dense(conv):
-            continue  # depthwise: not a VPMADDUBSW pair sum
-        q = numpy_helper.to_array(inits[w_dq.input[0]]).astype(np.int32)
-        scale = numpy_helper.to_array(inits[w_dq.input[1]]).astype(np.float32)
-        peak = np.abs(q).reshape(len(q), -1).max(axis=1)
-        factor = np.where(peak > weight_max, weight_max / np.maximum(peak, 1), 1.0)
-        shape = (-1,) + (1,) * (q.ndim - 1)
-        q2 = np.clip(np.round(q * factor.reshape(shape)), -weight_max, weight_max).astype(np.int8)
-        scale2 = (scale / factor).astype(np.float32)
-        inits[w_dq.input[0]].CopyFrom(numpy_helper.from_array(q2, w_dq.input[0]))
-        inits[w_dq.input[1]].CopyFrom(numpy_helper.from_array(scale2, w_dq.input[1]))
-        if b_dq is not None:
-            bq = numpy_helper.to_array(inits[b_dq.input[0]]).astype(np.float64)
-            b = bq * numpy_helper.to_array(inits[b_dq.input[1]]).astype(np.float64)
-            b_scale = (np.float32(in_scale) * scale2).astype(np.float32)
-            bq2 = np.clip(np.round(b / b_scale), -(2**31 - 1), 2**31 - 1).astype(np.int32)
-            inits[b_dq.input[0]].CopyFrom(numpy_helper.from_array(bq2, b_dq.input[0]))
-            inits[b_dq.input[1]].CopyFrom(numpy_helper.from_array(b_scale, b_dq.input[1]))
-    onnx.checker.check_model(m)
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    onnx.save(m, str(dst))
-    return file_digest(dst)
-
-
-def pair_saturation(model_path: Path, batches: list[np.ndarray]) -> list[dict]:
-    """Per quantized trunk convolution without groups (those VPMADDUBSW computes on CPUs without VNNI), on these
-    photos: how many pairs of adjacent products there are and how many of them would saturate an int16, how many
-    outputs that changes, and the largest change in the convolution's output units. It assumes the kernels pair
-    input channels k and k+1 of one kernel position (channels innermost, an odd count padded with 0), so the counts
-    estimate what such a CPU does; with weights within NO_SATURATION_MAX they are 0 whatever the pairing."""
-    m = onnx.load(str(model_path))
-    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
-    convs = []
-    for conv, w_dq, _, x_dq, in_scale in _trunk_weights(m.graph):
-        if not _dense(conv):
-            continue
-        attrs = {a.name: (list(a.ints) if a.ints else a.i) for a in conv.attribute}
-        convs.append((conv, x_dq, attrs, inits[w_dq.input[0]].astype(np.int32), inits[w_dq.input[1]], in_scale))
-    values = probe_outputs(model_path, [c[0].input[0] for c in convs], batches)
-    rows = []
-    for k, (conv, x_dq, attrs, w, w_scale, in_scale) in enumerate(convs):
-        zero = int(inits[x_dq.input[2]])
-        cout, cin, kh, kw = w.shape
-        sh, sw = attrs.get("strides", [1, 1])
-        pt, pl, pb, pr = attrs.get("pads", [0, 0, 0, 0])
-        pairs = saturated = changed = outputs = 0
-        largest = 0.0
-        for xf in (b[k] for b in values):
-            # a graph that averages symmetric views runs the trunk on several copies of each photo
-            sides = (int(round((xf.shape[1] / (cin * v)) ** 0.5)) for v in (1, 2, 4, 8))
-            side = next(sd for sd, v in zip(sides, (1, 2, 4, 8)) if sd * sd * cin * v == xf.shape[1])
-            xq = np.clip(np.round(xf.reshape(-1, cin, side, side) / in_scale) + zero, 0, 255).astype(np.int32)
-            xq = np.pad(xq, ((0, 0), (0, 0), (pt, pb), (pl, pr)), constant_values=zero)
-            ho, wo = (xq.shape[2] - kh) // sh + 1, (xq.shape[3] - kw) // sw + 1
-            cols = [xq[:, :, i:i + sh * ho:sh, j:j + sw * wo:sw] for i in range(kh) for j in range(kw)]
-            a = np.stack(cols, 1).transpose(0, 3, 4, 1, 2).reshape(-1, kh * kw, cin)  # [rows, position, channel]
-            wt = w.transpose(0, 2, 3, 1).reshape(cout, kh * kw, cin)
-            if cin % 2:
-                a = np.pad(a, ((0, 0), (0, 0), (0, 1)))
-                wt = np.pad(wt, ((0, 0), (0, 0), (0, 1)))
-            a, wt = a.reshape(len(a), -1), wt.reshape(cout, -1)
-            for r in range(0, len(a), 1024):
-                p = a[r:r + 1024, None, 0::2] * wt[None, :, 0::2] + a[r:r + 1024, None, 1::2] * wt[None, :, 1::2]
-                over = np.abs(p) > INT16_MAX
-                lost = (p - np.clip(p, -INT16_MAX - 1, INT16_MAX)).sum(-1)
-                pairs += p.size
-                saturated += int(over.sum())
-                changed += int((lost != 0).sum())
-                outputs += lost.size
-                largest = max(largest, float((np.abs(lost) * in_scale * w_scale[None, :]).max()))
-        rows.append({"conv": conv.name, "k": cin * kh * kw, "pairs": pairs, "pairs_saturated": saturated,
-                     "outputs": outputs, "outputs_changed": changed, "largest_change": round(largest, 4)})
-    return rows
-
-
-def quantize(src: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR, n_batches: int = 8, batch: int = 16,
-             weight_max: int = WEIGHT_MAX) -> dict:
+def quantize(src: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR, n_batches: int = 8, batch: int = 16) -> dict:
     """The int8 copy of `src` and its card: activation ranges from training photos, the QDQ graph, the
     calibration fitted again on the lab validation split (`recalibrate`), then the thresholds chosen again on
     validation and every figure of the card measured on the new file (`fieldtrain.rethreshold`)."""
@@ -334,14 +206,14 @@ def quantize(src: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DIR, n_batc
     m = onnx.load(str(src))
     names = activations_to_quantize(m.graph)
     ranges = activation_ranges(src, names, batches)
-    digest = quantize_model(src, dst, ranges, weight_max)
+    digest = quantize_model(src, dst, ranges)
     card["file"].update(name=dst.name, weights_dtype="int8", **digest)
     card["quantization"] = {
         "method": "static post-training int8 (QDQ, ml/diagrodl_ml/quantize.py): trunk convolutions int8 per output "
-                  f"channel (symmetric, dense ones within -{weight_max}..{weight_max}) with int32 biases, their "
+                  f"channel (symmetric, within -{WEIGHT_MAX}..{WEIGHT_MAX}) with int32 biases, their "
                   "activations uint8 per tensor (range: mean of per-batch minimum and maximum); head, calibration, "
                   "leaf score and heatmap float32; onnxruntime runs QLinearConv and QLinearAdd",
-        "weight_max": weight_max,
+        "weight_max": WEIGHT_MAX,
         "calibration_photos": len(files),
         "calibration_sources": "training parts only: " + ", ".join(f"{n} of {name}" for name, _, n in CALIBRATION_PARTS)
                                + f" (fixed sample, seed {CALIBRATION_SEED})",
@@ -406,9 +278,9 @@ def _downstream(nodes: list, first) -> set[int]:
 
 def recalibrate(model_path: Path, sources: tuple) -> dict:
     """Fits the temperature and class biases again on the lab validation split, on this file's own disease
-    logits (quantization moves them a little), writes them into the graph and the card. The leaf scaling and
+    logits (a graft or quantization moves them), writes them into the graph and the card. The leaf scaling and
     the thresholds are left to `rethreshold`, which runs next. `sources`: `fieldtrain.evaluation_sources`.
-    In a file with a lab gate (labgate.py) the biases are fitted and applied in proportion to the gate's value:
+    In a file with `lab_like` (labgate.py) the biases are fitted and applied in proportion to its value:
     they are fitted on lab photos, and the field photos call for others (calibrate.choose_calibration)."""
     cp = card_path(model_path)
     card = json.loads(cp.read_text())
@@ -455,23 +327,6 @@ def recalibrate(model_path: Path, sources: tuple) -> dict:
         "refitted_after_quantization": True,
     })
     write_card(card, cp)
-    print(f"calibration refitted on the int8 file: T {t:.4f}, {cal['method']}; val ECE {card['calibration']['val_ece_after']}",
+    print(f"calibration refitted on the file: T {t:.4f}, {cal['method']}; val ECE {card['calibration']['val_ece_after']}",
           flush=True)
     return card["calibration"]
-
-
-def narrow_file(src: Path, dst: Path) -> dict:
-    """`narrow_weights` on a shipped int8 file and its card beside `dst`: the source card with the new file's digest,
-    the weight range and a note. The card's figures are the source's until `evaluate` measures the new file."""
-    card = json.loads(card_path(src).read_text())
-    digest = narrow_weights(src, dst)
-    card["file"].update(name=dst.name, **digest)
-    q = card.setdefault("quantization", {})
-    q["weight_max"] = NO_SATURATION_MAX
-    q["narrowed_from"] = {"name": src.name, **file_digest(src)} if src != dst else q.get("narrowed_from")
-    q.pop("figures_by_cpu", None)  # measured on the file before
-    card["notes"].append(f"dense int8 weights narrowed to -{NO_SATURATION_MAX}..{NO_SATURATION_MAX} "
-                         "(quantize.narrow_weights): no pair of products saturates on CPUs without VNNI; the figures "
-                         "are the file before's until `evaluate` measures this one")
-    write_card(card, card_path(dst))
-    return {"file": str(dst), **digest}

@@ -7,7 +7,7 @@ import os
 import random
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -18,9 +18,9 @@ from torch.utils.data import DataLoader, Dataset
 from .augment import TrainAugment, texture_bank
 from .classes import CLASS_IDS
 from .data import Cache
-from .models import PRETRAINED_TFLITE, build_model, torchvision_name
+from .models import build_model, torchvision_name
 from .predict import predict_logits, resolve_device
-from .warmstart import load_export, unfold_imagenet_start
+from .warmstart import load_export
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RUNS_DIR = REPO_ROOT / "ml" / "runs"
@@ -161,9 +161,6 @@ def train(cfg: TrainConfig, cache: Cache, train_idx: np.ndarray, val_idx: np.nda
     if cfg.memory_format not in ("channels_last", "contiguous"):
         raise ValueError(f"memory_format must be channels_last or contiguous, not {cfg.memory_format!r}")
     mem = torch.channels_last if cfg.memory_format == "channels_last" else torch.contiguous_format
-    if cfg.arch == "mobilenet_v2_lab" and not PRETRAINED_TFLITE.exists():
-        raise SystemExit(f"error: --arch mobilenet_v2_lab starts from the ImageNet weights, and {PRETRAINED_TFLITE} "
-                         "does not exist (README: where to get them; DIAGRODL_PRETRAINED names another path)")
     model = build_model(cfg.arch).to(device, memory_format=mem)
     drop_last = len(train_idx) > cfg.batch_size  # avoids a 1-image BatchNorm batch
     steps_per_epoch = len(train_idx) // cfg.batch_size if drop_last else math.ceil(len(train_idx) / cfg.batch_size)
@@ -203,11 +200,6 @@ def train(cfg: TrainConfig, cache: Cache, train_idx: np.ndarray, val_idx: np.nda
             acc = float((predict_logits(model, cache, val_idx, cfg.final_size).argmax(1) == cache.labels[val_idx]).mean())
             msg += f"; its val acc @{cfg.final_size}px {acc:.4f}"
         print(msg, flush=True)
-
-    if cfg.arch == "mobilenet_v2_lab" and start_epoch == 0 and not cfg.init_onnx:
-        n_bn = unfold_imagenet_start(model, cache.images, train_idx, cfg.final_size, cfg.seed)
-        model.to(device, memory_format=mem)
-        print(f"ImageNet start: {n_bn} BatchNorms unfolded on clean training images", flush=True)
 
     textures = texture_bank(96, seed=cfg.seed)
     aug = TrainAugment(textures, p_composite=cfg.p_composite, seed=cfg.seed)

@@ -1,4 +1,5 @@
-"""The lab expert inside the shipped graph (ensemble.py): the summed logits, on the files, by onnxruntime-node."""
+"""The lab expert inside the shipped graph (ensemble.py), on lab-like photos: the summed logits, on the files, by
+onnxruntime-node."""
 from __future__ import annotations
 
 import shutil
@@ -10,14 +11,14 @@ import numpy as np
 import onnx
 import torch
 
-from diagrodl_ml.calibrate import calibrated, softmax
+from diagrodl_ml.calibrate import softmax
 from diagrodl_ml.classes import NUM_CLASSES
-from diagrodl_ml.ensemble import add_expert, expert_logits_model, without_expert
-from diagrodl_ml.labgate import add_lab_like_output, add_gate, combined, fit_gate, fit_linear, gate_of, probe, tensors
+from diagrodl_ml.ensemble import add_expert, expert_logits_model, ramp, without_expert
+from diagrodl_ml.labgate import add_lab_like, fit_gate, fit_linear, gate_of, pooled_features
 from diagrodl_ml.evaluate import node_ort_available, ort_outputs
 from diagrodl_ml.export import add_views, export_onnx
 from diagrodl_ml.models import build_model
-from diagrodl_ml.quantize import _disease_logits_tensor, probe_outputs, scale_bias_by_gate
+from diagrodl_ml.quantize import _disease_logits_tensor, probe_outputs
 from diagrodl_ml.transfer import LAB_LIKE_CUT, normalise_u8, set_report
 
 SIZE = 32
@@ -66,93 +67,54 @@ class LabExpertTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             expert_logits_model(self.tmp / "expert2.onnx", 4)
 
-    def test_summed_graph_calibrates_main_plus_weighted_expert_and_keeps_leaf_and_cam(self) -> None:
-        add_expert(self.tmp / "main.onnx", self.tmp / "expert4.onnx", self.tmp / "sum.onnx", 0.3, 2)
-        got, main = ort_outputs(self.tmp / "sum.onnx", self.x), ort_outputs(self.tmp / "main.onnx", self.x)
-        z = (_logits(self.tmp / "main.onnx", self.x).astype(np.float64)
-             + 0.3 * _logits(self.tmp / "expert2.onnx", self.x)) / 1.3
+    def test_expert_on_lab_like_photos_of_a_two_view_file_keeps_leaf_cam_and_lab_like(self) -> None:
+        """graft lab-like then graft expert on a network that averages two views: `lab_like` reads each photo's own
+        view, the expert (two views) adds weight * ramp(lab_like) of its logits, and --replace gives the file back."""
+        u8 = np.random.default_rng(4).integers(0, 256, (8, SIZE, SIZE, 3), dtype=np.uint8)
+        x = normalise_u8(u8)
+        main, gated, summed = self.tmp / "main.onnx", self.tmp / "gated.onnx", self.tmp / "sum.onnx"
+        feats = pooled_features(main, u8)
+        # every view's features, the photos' own first (ort_outputs folds the 2N rows into N)
+        head = next(n for n in onnx.load(str(main)).graph.node if n.op_type == "Gemm" and "fc.weight" in n.input)
+        both = probe_outputs(main, [head.input[0]], [x[:1]])[0][0].reshape(2, -1)
+        np.testing.assert_allclose(feats[:1], both[:1], atol=1e-6)
+        self.assertGreater(np.abs(both[0] - both[1]).max(), 1e-4)  # the mirror image's differ
+        gate = (np.random.default_rng(5).normal(0, 1, feats.shape[1]), 0.2)
+        g = gate_of(feats, gate)
+        self.assertTrue((g > 0.05).any() and (g < 0.95).any(), "the gate should vary across the photos")
+        add_lab_like(main, gated, gate)
+        with self.assertRaises(ValueError):  # a file without `lab_like`
+            add_expert(main, self.tmp / "expert4.onnx", summed, 0.7, 2, 0.5)
+        start = float(np.median(g))
+        add_expert(gated, self.tmp / "expert4.onnx", summed, 0.7, 2, start)
+        got, before = ort_outputs(summed, x), ort_outputs(gated, x)
+        np.testing.assert_allclose(before["lab_like"].reshape(-1), g, atol=1e-5)
+        z = (_logits(main, x).astype(np.float64)
+             + 0.7 * ramp(g, start)[:, None] * _logits(self.tmp / "expert2.onnx", x)) / 1.3
         np.testing.assert_allclose(got["probabilities"], softmax(z + self.bias, 1.0), atol=1e-5)
         np.testing.assert_allclose(got["energy"].reshape(-1), np.log(np.exp(z).sum(1)), atol=1e-4)
-        self.assertGreater(np.abs(got["probabilities"] - main["probabilities"]).max(), 1e-3)
-        for k in ("leaf", "cam"):
-            np.testing.assert_allclose(got[k], main[k], atol=1e-6, err_msg=k)
-        with self.assertRaises(ValueError):
-            add_expert(self.tmp / "sum.onnx", self.tmp / "expert4.onnx", self.tmp / "again.onnx", 0.3, 1)
-
-    def test_gated_graph_computes_the_gate_formula_and_keeps_leaf_and_cam(self) -> None:
-        add_expert(self.tmp / "main.onnx", self.tmp / "expert4.onnx", self.tmp / "sum.onnx", 0.3, 2)
-        u8 = np.random.default_rng(4).integers(0, 256, (4, SIZE, SIZE, 3), dtype=np.uint8)
-        x = normalise_u8(u8)
-        p = probe(self.tmp / "sum.onnx", u8)
-        names = tensors(onnx.load(str(self.tmp / "sum.onnx")).graph)
-        # every view's features, the photos' own first (ort_outputs folds the 2N rows into N)
-        both = probe_outputs(self.tmp / "sum.onnx", [names["features"]], [x[:1]])[0][0].reshape(2, -1)
-        np.testing.assert_allclose(p["features"][:1], both[:1], atol=1e-6)
-        self.assertGreater(np.abs(both[0] - both[1]).max(), 1e-4)  # the mirror image's differ
-        self.assertEqual(p["features"].shape, (len(x), both.shape[1]))
-        gate = (np.random.default_rng(5).normal(0, 1, p["features"].shape[1]), 0.2)
-        g = gate_of(p["features"], gate)
-        self.assertTrue((g > 0.05).any() and (g < 0.95).any(), "the gate should vary across the photos")
-        add_gate(self.tmp / "sum.onnx", self.tmp / "gated.onnx", {"gate": gate, "w_lab": 2.0, "w_other": 0.3})
-        got, before = ort_outputs(self.tmp / "gated.onnx", x), ort_outputs(self.tmp / "sum.onnx", x)
-        z = combined(p, gate, 2.0, 0.3) / 1.3
-        np.testing.assert_allclose(z, (p["main"] + (0.3 + 1.7 * g[:, None]) * p["expert"]) / 1.3)
-        np.testing.assert_allclose(got["probabilities"], softmax(z + self.bias, 1.0), atol=1e-5)
+        field_like = g <= start
+        np.testing.assert_allclose(got["probabilities"][field_like], before["probabilities"][field_like], atol=1e-6)
         self.assertGreater(np.abs(got["probabilities"] - before["probabilities"]).max(), 1e-3)
-        for k in ("leaf", "cam"):
+        for k in ("leaf", "cam", "lab_like"):
             np.testing.assert_allclose(got[k], before[k], atol=1e-6, err_msg=k)
-        # the gate is an output too, `lab_like` [N]; a second one is refused
-        self.assertNotIn("lab_like", before)
-        np.testing.assert_allclose(got["lab_like"].reshape(-1), g, atol=1e-5)
-        with self.assertRaises(ValueError):
-            add_lab_like_output(onnx.load(str(self.tmp / "gated.onnx")).graph)
-        # set_report splits its figures by photo kind on that output
-        y = got["probabilities"].argmax(1)
-        kinds = set_report(got, y, {"threshold": 0.0})["by_photo_kind"]
+        with self.assertRaises(ValueError):  # one expert only
+            add_expert(summed, self.tmp / "expert4.onnx", self.tmp / "again.onnx", 0.3, 1, 0.5)
+        # set_report splits its figures by photo kind on the `lab_like` output
+        kinds = set_report(got, got["probabilities"].argmax(1), {"threshold": 0.0})["by_photo_kind"]
         self.assertEqual(kinds["lab_like"]["n"] + kinds["field_like"]["n"], len(x))
         self.assertEqual(kinds["lab_like"]["n"], int((g >= LAB_LIKE_CUT).sum()))
+        # graft expert --replace: taking the expert out gives the lab-like file back, gate and all
+        without_expert(summed, self.tmp / "alone.onnx")
+        alone = ort_outputs(self.tmp / "alone.onnx", x)
+        self.assertEqual(set(alone), set(before))
+        for k in before:
+            np.testing.assert_allclose(alone[k], before[k], atol=1e-6, err_msg=k)
+        nodes = [n.name for n in onnx.load(str(self.tmp / "alone.onnx")).graph.node]
+        self.assertFalse(any(n.startswith("expert__") for n in nodes))
+        self.assertTrue(any(n.startswith("labgate__") for n in nodes))
         with self.assertRaises(ValueError):
-            tensors(onnx.load(str(self.tmp / "gated.onnx")).graph)
-        with self.assertRaises(ValueError):  # a file without a lab expert
-            tensors(onnx.load(str(self.tmp / "main.onnx")).graph)
-        # graft expert --replace: taking the expert and its gate out gives the main network's outputs back
-        without_expert(self.tmp / "gated.onnx", self.tmp / "alone.onnx")
-        alone, main = ort_outputs(self.tmp / "alone.onnx", x), ort_outputs(self.tmp / "main.onnx", x)
-        self.assertEqual(set(alone), set(main))
-        for k in main:
-            np.testing.assert_allclose(alone[k], main[k], atol=1e-6, err_msg=k)
-        self.assertFalse(any(n.name.startswith(("expert__", "labgate__"))
-                             for n in onnx.load(str(self.tmp / "alone.onnx")).graph.node))
-        with self.assertRaises(ValueError):
-            without_expert(self.tmp / "main.onnx", self.tmp / "again.onnx")
-
-    def test_class_biases_scaled_by_the_gate_act_on_lab_like_photos_only(self) -> None:
-        """quantize.scale_bias_by_gate: the graph adds g * class_bias; without_expert puts the full bias back."""
-        add_expert(self.tmp / "main.onnx", self.tmp / "expert4.onnx", self.tmp / "sum.onnx", 0.3, 2)
-        u8 = np.random.default_rng(4).integers(0, 256, (4, SIZE, SIZE, 3), dtype=np.uint8)
-        x = normalise_u8(u8)
-        p = probe(self.tmp / "sum.onnx", u8)
-        gate = (np.random.default_rng(5).normal(0, 1, p["features"].shape[1]), 0.2)
-        add_gate(self.tmp / "sum.onnx", self.tmp / "gated.onnx", {"gate": gate, "w_lab": 2.0, "w_other": 0.3})
-        m = onnx.load(str(self.tmp / "gated.onnx"))
-        self.assertTrue(scale_bias_by_gate(m.graph))
-        self.assertFalse(scale_bias_by_gate(m.graph))  # once only
-        onnx.checker.check_model(m)
-        onnx.save(m, str(self.tmp / "scaled.onnx"))
-        got = ort_outputs(self.tmp / "scaled.onnx", x)
-        g = gate_of(p["features"], gate)
-        self.assertTrue((g > 0.05).any() and (g < 0.95).any(), "the gate should vary across the photos")
-        z = combined(p, gate, 2.0, 0.3) / 1.3
-        np.testing.assert_allclose(got["probabilities"], softmax(z + g[:, None] * self.bias, 1.0), atol=1e-5)
-        np.testing.assert_allclose(got["probabilities"], calibrated(combined(p, gate, 2.0, 0.3), 1.3, self.bias, g),
-                                   atol=1e-5)
-        before = ort_outputs(self.tmp / "gated.onnx", x)
-        for k in ("energy", "leaf", "cam", "lab_like"):
-            np.testing.assert_allclose(got[k], before[k], atol=1e-6, err_msg=k)
-        without_expert(self.tmp / "scaled.onnx", self.tmp / "alone.onnx")
-        alone, main = ort_outputs(self.tmp / "alone.onnx", x), ort_outputs(self.tmp / "main.onnx", x)
-        for k in main:
-            np.testing.assert_allclose(alone[k], main[k], atol=1e-6, err_msg=k)
+            without_expert(gated, self.tmp / "again.onnx")
 
 
 class LinearFitTest(unittest.TestCase):

@@ -59,12 +59,12 @@ class TfliteConverterTest(unittest.TestCase):
         self.assertEqual(m.fc.out_features, NUM_CLASSES + 1)
 
     def test_unfolded_batchnorm_computes_the_same_network(self) -> None:
-        # train.py --arch mobilenet_v2_lab: the folded BatchNorms get statistics, the eval-mode function stays
+        # gpu train --arch mobilenet_v2_imagenet: the folded BatchNorms get statistics, the eval-mode function stays
         from diagrodl_ml.models import build_model
         from diagrodl_ml.warmstart import unfold_imagenet_start
 
-        m = build_model("mobilenet_v2_lab").eval()
-        self.assertEqual(m.fc.out_features, NUM_CLASSES)
+        m = build_model("mobilenet_v2_imagenet").eval()
+        self.assertEqual(m.fc.out_features, NUM_CLASSES + 1)
         x = torch.randn(2, 3, 64, 64)
         with torch.no_grad():
             before = m.features(x)
