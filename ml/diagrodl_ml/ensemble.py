@@ -9,8 +9,8 @@ logits into the first one's graph, weighed by the first one's `lab_like` output 
 and the temperature and class biases are fitted again on that sum. The `leaf` output (not a tomato leaf), the `cam` and
 `lab_like` stay the main network's own. `start` and `weight` are chosen on validation by `choose_on_lab_like`: the
 highest lab validation accuracy among the pairs that leave the field validation photos' top-1 and right diagnoses
-under the product's rules no lower than the file's as it is, and its diagnoses right as often (or 85 % of the
-time). A network trained on lab photos alone is sure of itself on field photos too, so a weight
+under the product's rules no lower than the file's as it is (with `--replace`, with the expert it holds), and its
+diagnoses right as often (or 85 % of the time). A network trained on lab photos alone is sure of itself on field photos too, so a weight
 on every photo costs field diagnoses (ml/LOG.md, twenty-third session).
 
 `bash ml/run.sh graft expert --model M.onnx --expert E.onnx --out OUT.onnx`
@@ -208,19 +208,24 @@ def expert_outputs(expert_src: Path, views: int, sets: dict[str, np.ndarray]) ->
 
 
 def choose_on_lab_like(main_src: Path, expert_src: Path, sets: dict[str, np.ndarray], labels: dict[str, np.ndarray],
-                       seed: int) -> tuple[float, float, str]:
+                       seed: int, now_src: Path | None = None) -> tuple[float, float, str]:
     """For a file with the `lab_like` output: the expert's ramp start (RAMP_STARTS) and weight (RAMP_WEIGHTS), one
     view. Each pair is scored under the product's rules, fitted on validation as the graft then fits them
     (quantize.recalibrate's calibration, class biases scaled by `lab_like`, by `seed`; then
     fieldtrain.choose_thresholds with the file's `leaf` and `lab_like` outputs):
-    kept are the pairs whose field validation top-1 and right diagnoses are at least the file's as it is (its own
-    calibration and thresholds) and whose diagnoses are right as often as the file's, or FIELD_ACCEPTED_GOAL of the
-    time; of those, the highest lab validation accuracy wins (the later start and the lower weight on a tie).
+    kept are the pairs whose field validation top-1 and right diagnoses are at least those of the file as it is now
+    (`now_src`, default `main_src`: its own calibration, thresholds chosen again), and whose diagnoses are right as
+    often, or FIELD_ACCEPTED_GOAL of the time; of those, the highest lab validation accuracy wins (the later start and
+    the lower weight on a tie). With `--replace`, `now_src` is the file with the expert it holds: a new expert must
+    keep what the old one gives.
     `sets`: fieldtrain.validation_sets. Returns start, weight (0: none) and a note with every figure."""
-    names = [_disease_logits_tensor(onnx.load(str(main_src)).graph), "leaf", LAB_LIKE, "probabilities"]
-    probed = {k: [np.concatenate(col).astype(np.float64) for col in
-                  zip(*probe_outputs(main_src, names, [normalise_u8(v[s:s + 512]) for s in range(0, len(v), 512)]))]
-              for k, v in sets.items()}
+    def probe(src: Path, names: list[str]) -> dict[str, list[np.ndarray]]:
+        return {k: [np.concatenate(col).astype(np.float64) for col in
+                    zip(*probe_outputs(src, names, [normalise_u8(v[s:s + 512]) for s in range(0, len(v), 512)]))]
+                for k, v in sets.items()}
+
+    probed = probe(main_src, [_disease_logits_tensor(onnx.load(str(main_src)).graph), "leaf", LAB_LIKE])
+    now = probe(now_src or main_src, ["probabilities"])
     own = {k: probed[k][0] for k in ("lab", "field")}
     leaf = {k: v[1].reshape(-1) for k, v in probed.items()}
     lab_like = {k: probed[k][2].reshape(-1) for k in ("lab", "field")}
@@ -244,9 +249,9 @@ def choose_on_lab_like(main_src: Path, expert_src: Path, sets: dict[str, np.ndar
         return (f"lab {f['lab']:.4f}, field top-1 {f['field_top1']:.4f}, given {f['given']}, right {f['right']} "
                 f"({f['right_when_given']:.3f})")
 
-    alone = figures({k: probed[k][3] for k in ("lab", "field")})
+    alone = figures({k: now[k][0] for k in ("lab", "field")})
     precision = min(alone["right_when_given"], FIELD_ACCEPTED_GOAL)
-    best, tried = (alone["lab"], 0.0, 0.0), [f"without the expert: {row(alone)}"]
+    best, tried = (alone["lab"], 0.0, 0.0), [f"the file as it is{' (with its expert)' if now_src else ''}: {row(alone)}"]
     for start in RAMP_STARTS:
         for w in RAMP_WEIGHTS:
             f = figures(calibrate({k: own[k] + w * ramp(lab_like[k], start)[:, None] * ex[k].astype(np.float64)
@@ -272,13 +277,14 @@ def attach(main_src: Path, expert_src: Path, dst: Path, cache_dir: Path = D.DEFA
     expert), writes the summed graph to `dst` (add_expert) with the main card extended, fits the calibration again on
     the lab validation split (quantize.recalibrate), chooses the thresholds again and measures every figure of the
     card on the new file (fieldtrain.rethreshold). Writes nothing when the expert does not help on validation.
-    `replace`: an export that already holds an expert is taken without it first (without_expert)."""
+    `replace`: an export that already holds an expert is taken without it first (without_expert), and the new one
+    must keep the field figures the file gives with the old one."""
     if not main_src.is_file() or not card_path(main_src).is_file():
         raise SystemExit(f"error: {main_src} and its card {card_path(main_src).name} are needed")
     card = json.loads(card_path(main_src).read_text())  # main_src may be dst
     if "lab_like_gate" not in card:
         raise SystemExit(f"error: {main_src} has no `{LAB_LIKE}` output to weigh the expert by (graft lab-like first)")
-    replaced, tmp_dir = "", None
+    replaced, tmp_dir, now_src = "", None, None
     if "lab_expert" in card:
         if not replace:
             raise SystemExit(f"error: {main_src} already holds a lab expert (--replace takes it out first)")
@@ -290,7 +296,7 @@ def attach(main_src: Path, expert_src: Path, dst: Path, cache_dir: Path = D.DEFA
         card["notes"] = [n for n in card["notes"] if not n.startswith("lab expert added by")]
         tmp_dir = Path(tempfile.mkdtemp(prefix="diagrodl-main-"))
         main_digest = without_expert(main_src, tmp_dir / main_src.name)
-        main_src = tmp_dir / main_src.name
+        now_src, main_src = main_src, tmp_dir / main_src.name
     else:
         main_digest = file_digest(main_src)
     ecp = card_path(expert_src)
@@ -301,7 +307,7 @@ def attach(main_src: Path, expert_src: Path, dst: Path, cache_dir: Path = D.DEFA
     views = 1
     try:
         ramp_from, weight, note = choose_on_lab_like(main_src, expert_src, validation_sets(cache, src, cfg), labels,
-                                                     cfg.seed)
+                                                     cfg.seed, now_src=now_src)
         if not weight:
             raise SystemExit(f"error: the expert does not raise the validation score; nothing written ({note})")
         add_expert(main_src, expert_src, dst, weight, views, ramp_from)
