@@ -141,12 +141,13 @@ def quantize_model(src: Path, dst: Path, ranges: dict[str, tuple[float, float]])
         for k, i in enumerate(n.input):
             if i in rename:
                 n.input[k] = rename[i]
-    # the exporter may hand a weight to a Conv through Identity nodes: read through them
-    identity = {n.output[0]: n.input[0] for n in g.node if n.op_type == "Identity"}
+    # the exporter may hand a weight to a Conv through Identity nodes, and a float16 file (--fp16) through a Cast to
+    # float32: read through them (the value is cast below)
+    through = {n.output[0]: n.input[0] for n in g.node if n.op_type in ("Identity", "Cast")}
 
     def const(name: str) -> np.ndarray:
         while name not in inits:
-            name = identity[name]
+            name = through[name]
         return numpy_helper.to_array(inits[name])
 
     weight_nodes: list[onnx.NodeProto] = []
@@ -183,6 +184,14 @@ def quantize_model(src: Path, dst: Path, ranges: dict[str, tuple[float, float]])
     for idx, n in enumerate(nodes):
         ordered.append(n)
         ordered += after.get(idx, [])
+    # the Casts of the float16 weights now replaced by int8 ones feed nothing: they go, and their weights with them
+    outputs = {o.name for o in g.output}
+    while True:
+        read = {i for n in ordered for i in n.input} | outputs
+        dead = [n for n in ordered if n.op_type in ("Identity", "Cast") and not any(o in read for o in n.output)]
+        if not dead:
+            break
+        ordered = [n for n in ordered if n not in dead]
     used = {i for n in ordered for i in n.input}
     kept = [i for i in g.initializer if i.name in used]
     del g.node[:]

@@ -12,6 +12,7 @@ import onnx
 from onnx import TensorProto
 
 from diagrodl_ml.evaluate import node_ort_available, ort_outputs
+from diagrodl_ml.export import _fp16_initializers
 from diagrodl_ml.fixtures import tiny_reference
 from diagrodl_ml.quantize import WEIGHT_MAX, activation_ranges, activations_to_quantize, quantize_model
 
@@ -58,6 +59,25 @@ class QuantizeTest(unittest.TestCase):
             for conv in trunk:
                 q = onnx.numpy_helper.to_array(inits[dq_out[conv.input[1]].input[0]])
                 self.assertEqual(int(np.abs(q).max()), WEIGHT_MAX, conv.name)
+
+            # a file whose large weights are stored as float16 (export --fp16, the GPU networks): the int8 weights
+            # are read through their Casts, and the Casts and float16 weights they replace leave the file
+            half, half_q = tmp / "half.onnx", tmp / "half_int8.onnx"
+            onnx.save(_fp16_initializers(onnx.load(str(src))), str(half))
+            casts = sum(nd.op_type == "Cast" for nd in onnx.load(str(half)).graph.node)
+            self.assertGreater(casts, 10)
+            quantize_model(half, half_q, activation_ranges(half, names, [x[: n // 2], x[n // 2 :]]))
+            gq = onnx.load(str(half_q)).graph
+            trunk_q = [nd for nd in gq.node if nd.op_type == "Conv" and nd.output[0].startswith("/features/")]
+            self.assertEqual(len(trunk_q), 52)
+            made_by = {o: nd for nd in gq.node for o in nd.output}
+            self.assertTrue(all(made_by[c.input[1]].op_type == "DequantizeLinear" for c in trunk_q))
+            self.assertLess(sum(nd.op_type == "Cast" for nd in gq.node), casts)  # only the head's are left
+            read = {i for nd in gq.node for i in nd.input} | {o.name for o in gq.output}
+            self.assertTrue(all(o in read for nd in gq.node if nd.op_type == "Cast" for o in nd.output))
+            got16 = ort_outputs(half_q, x)
+            self.assertLess(np.abs(got16["probabilities"] - want["probabilities"]).max(), 0.05)
+            self.assertLess(half_q.stat().st_size, half.stat().st_size)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
