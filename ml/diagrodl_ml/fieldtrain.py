@@ -10,7 +10,7 @@ import json
 import platform
 import tempfile
 import time
-from dataclasses import asdict, fields
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -621,10 +621,6 @@ def extra_goals(rep: dict) -> dict:
             "negatives_refused_min": 0.97, "negatives_refused_met": rep["negatives_holdout"]["refused_share"] >= 0.97,
             "other_crops_refused_min": 0.90, "other_crops_refused_met": rep["other_crop_holdout"]["refused_share"] >= 0.90,
             "lab_test_refused_max": 0.02, "lab_test_refused_met": rep["lab_test"]["refused_share"] <= 0.02}
-
-
-def config_from_args(args) -> TransferConfig:
-    return TransferConfig(**{f.name: getattr(args, "t_" + f.name) for f in fields(TransferConfig) if hasattr(args, "t_" + f.name)})
 
 
 # ---------------------------------------------------------------- `evaluate`: the card's figures again, from the file

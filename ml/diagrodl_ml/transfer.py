@@ -29,7 +29,7 @@ import json
 import math
 import os
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -491,10 +491,6 @@ def _kind_report(right: np.ndarray, in_top3: np.ndarray, acc: np.ndarray) -> dic
             "accepted_share": round(float(acc.mean()), 4),
             "accuracy_accepted": round(float(right[acc].mean()), 4) if acc.any() else None,
             "accuracy_accepted_ci95": wilson(int(right[acc].sum()), int(acc.sum()))}
-
-
-def config_dict(cfg: TransferConfig) -> dict:
-    return asdict(cfg)
 
 
 def env_threads() -> int:
