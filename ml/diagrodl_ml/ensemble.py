@@ -219,13 +219,17 @@ def choose_on_lab_like(main_src: Path, expert_src: Path, sets: dict[str, np.ndar
     the lower weight on a tie). With `--replace`, `now_src` is the file with the expert it holds: a new expert must
     keep what the old one gives.
     `sets`: fieldtrain.validation_sets. Returns start, weight (0: none) and a note with every figure."""
-    def probe(src: Path, names: list[str]) -> dict[str, list[np.ndarray]]:
+    def probe(src: Path, names: list[str], keys) -> dict[str, list[np.ndarray]]:
         return {k: [np.concatenate(col).astype(np.float64) for col in
-                    zip(*probe_outputs(src, names, [normalise_u8(v[s:s + 512]) for s in range(0, len(v), 512)]))]
-                for k, v in sets.items()}
+                    zip(*probe_outputs(src, names, [normalise_u8(sets[k][s:s + 512])
+                                                    for s in range(0, len(sets[k]), 512)]))]
+                for k in keys}
 
-    probed = probe(main_src, [_disease_logits_tensor(onnx.load(str(main_src)).graph), "leaf", LAB_LIKE])
-    now = probe(now_src or main_src, ["probabilities"])
+    # one pass over the photos: the probabilities of the file as it is come with the rest, unless another file has them
+    names = [_disease_logits_tensor(onnx.load(str(main_src)).graph), "leaf", LAB_LIKE]
+    names += [] if now_src else ["probabilities"]
+    probed = probe(main_src, names, sets)
+    now = probe(now_src, ["probabilities"], ("lab", "field")) if now_src else {k: probed[k][3:] for k in ("lab", "field")}
     own = {k: probed[k][0] for k in ("lab", "field")}
     leaf = {k: v[1].reshape(-1) for k, v in probed.items()}
     lab_like = {k: probed[k][2].reshape(-1) for k in ("lab", "field")}

@@ -188,10 +188,10 @@ def quantize_model(src: Path, dst: Path, ranges: dict[str, tuple[float, float]])
     outputs = {o.name for o in g.output}
     while True:
         read = {i for n in ordered for i in n.input} | outputs
-        dead = [n for n in ordered if n.op_type in ("Identity", "Cast") and not any(o in read for o in n.output)]
-        if not dead:
+        live = [n for n in ordered if n.op_type not in ("Identity", "Cast") or any(o in read for o in n.output)]
+        if len(live) == len(ordered):
             break
-        ordered = [n for n in ordered if n not in dead]
+        ordered = live
     used = {i for n in ordered for i in n.input}
     kept = [i for i in g.initializer if i.name in used]
     del g.node[:]
