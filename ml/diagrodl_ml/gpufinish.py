@@ -9,6 +9,7 @@ a = 1, c = 0) through `quantize.probe_outputs`, so they are the file's own numbe
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 import time
 from pathlib import Path
@@ -178,31 +179,126 @@ assert NOT_LEAF == NUM_CLASSES
 
 
 # ------------------------------------------------------------ `gpu ensemble-card`: the ensemble's rules and figures
-def ensemble_field_evaluation(models_dir: Path, members: list[str], src: dict, rule: dict) -> dict:
-    """The ensemble's figures (mean of the members' calibrated probabilities and leaf outputs, each from its file) on
-    the field validation photos of both sources, the held-out field photos and the other crops' held-out leaves."""
-    sets = {"field_val_all": field_val_all(src), "field_holdout": src["field_holdout"],
-            "other_crop_holdout": (src["other_crop_holdout"], None)}
-    out: dict = {}
+def ensemble_field_evaluation(models_dir: Path, weights: dict[str, float], src: dict, rule: dict) -> dict:
+    """The ensemble's figures (weighted mean of the members' calibrated probabilities, mean of their leaf outputs, each
+    from its file) on the field validation photos of both sources, the held-out field photos no member trained on
+    (held_out_sources) and the other crops' held-out leaves; beside them every shipped network's own figures on the
+    field validation photos, members or not."""
+    cards = {m: json.loads(card_path(models_dir / f"{m}.onnx").read_text()) for m in weights}
+    clean = held_out_sources(cards)
+    keep = np.isin(src["field_holdout_source"], clean)
+    imgs, labels = src["field_holdout"]
+    sets = {"field_val_all": field_val_all(src)}
+    if keep.any():  # both sources: field_holdout, as in the networks' cards; one: field_holdout_<source>
+        key = "field_holdout" if len(clean) == len(FIELD_SOURCE_KEYS) else f"field_holdout_{clean[0]}"
+        sets[key] = ([im for im, k in zip(imgs, keep) if k], np.asarray(labels)[keep])
+    if held_out_by_all(cards, "other_crop"):
+        sets["other_crop_holdout"] = (src["other_crop_holdout"], None)
+    shipped = [m for m in ENSEMBLE_MEMBERS if (models_dir / f"{m}.onnx").exists()]
+    out: dict = {"field_holdout_sources": clean}
     each: dict = {}
     for name, (imgs, labels) in sets.items():
         x = normalise_u8(np.stack(imgs))
-        outs = {m: _ort_or_torch(None, models_dir / f"{m}.onnx", x, True, {}) for m in members}
-        mean = {k: np.mean([outs[m][k].reshape(len(x), -1).squeeze(-1) if k == "leaf" else outs[m][k] for m in members],
-                           axis=0) for k in ("probabilities", "leaf")}
-        out[name] = set_report(mean, None if labels is None else np.asarray(labels), rule)
+        outs = {m: _ort_or_torch(None, models_dir / f"{m}.onnx", x, True, {})
+                for m in (shipped if name == "field_val_all" else weights)}
+        for o in outs.values():
+            for n in ("leaf", "lab_like"):
+                if n in o:
+                    o[n] = o[n].reshape(len(x), -1).squeeze(-1)
+        out[name] = set_report(combine(outs, weights), None if labels is None else np.asarray(labels), rule)
         if name == "field_val_all":
-            for m in members:
+            for m in shipped:
                 rej = json.loads(card_path(models_dir / f"{m}.onnx").read_text())["rejection"]
                 own = {k: rej[k] for k in ("threshold", "field_threshold", "leaf_threshold") if rej.get(k) is not None}
                 each[m] = {k: v for k, v in set_report(outs[m], np.asarray(labels), own).items()
                            if k in ("top1", "accepted_share", "accuracy_accepted", "right_and_accepted")}
     out["members_field_val_all"] = each
-    # the ensemble ships only where it beats each member on field validation (top-1 over every photo: the figure
+    # the ensemble ships only where it beats each network on field validation (top-1 over every photo: the figure
     # that does not depend on where each one's thresholds stand)
     out["beats_each_member_on_field_val_top1"] = all(out["field_val_all"]["top1"] > e["top1"] for e in each.values())
     return out
 
+
+# the card's data section of each held-out field source (fieldtrain.load_sources' field_holdout_source 1 and 2)
+FIELD_SOURCE_KEYS = {1: "field", 2: "field2"}
+
+
+def held_out_by_all(cards: dict[str, dict], key: str) -> bool:
+    """Whether no network of `cards` trained on the held-out photos of the data section `key` ("field", "field2",
+    "other_crop"): each card either sets that source's photos aside (a `holdout` count) or names no photo of it. The
+    VGG16 of 2026-11-24 split the first field source into validation and training only: its training part holds the
+    photos held out since, so an ensemble with it is measured on the second source's held-out photos alone."""
+    return all(key not in c["data"] or "holdout" in c["data"][key].get("counts", {}) for c in cards.values())
+
+
+def held_out_sources(cards: dict[str, dict]) -> list[int]:
+    """The field sources (1, 2) whose held-out photos no network of `cards` trained on."""
+    return [s for s, key in FIELD_SOURCE_KEYS.items() if held_out_by_all(cards, key)]
+
+
+def combine(outs: dict[str, dict[str, np.ndarray]], weights: dict[str, float]) -> dict[str, np.ndarray]:
+    """The ensemble's outputs, as the server computes them: the members' calibrated probabilities weighted by
+    `weights` (members with weight 0 left out), the plain mean of their leaf probabilities and, where members have
+    one, the plain mean of their `lab_like` outputs."""
+    ms = [m for m, w in weights.items() if w > 0]
+    total = sum(weights[m] for m in ms)
+    out = {"probabilities": sum(weights[m] * outs[m]["probabilities"] for m in ms) / total,
+           "leaf": np.mean([outs[m]["leaf"] for m in ms], axis=0)}
+    lab_like = [outs[m]["lab_like"].reshape(-1) for m in ms if "lab_like" in outs[m]]
+    if lab_like:
+        out["lab_like"] = np.mean(lab_like, axis=0)
+    return out
+
+
+def _thresholds(mean: dict[str, dict[str, np.ndarray]], y_lab: np.ndarray, y_field: np.ndarray,
+                sets: list[str]) -> tuple[dict, dict, list[str]]:
+    """choose_thresholds on the ensemble's validation outputs: a threshold of its own for field-like photos where
+    its members give `lab_like`."""
+    lab_like = {k: mean[k]["lab_like"] for k in ("lab", "field")} if "lab_like" in mean["lab"] else None
+    return choose_thresholds(mean["lab"]["probabilities"], y_lab, mean["field"]["probabilities"], y_field,
+                             {k: mean[k]["leaf"] for k in sets}, lab_like)
+
+
+def _rule(leaf_rule: dict, rule: dict) -> dict:
+    """The card's rejection thresholds from choose_thresholds' two rules."""
+    r = {"threshold": rule["threshold"], "leaf_threshold": leaf_rule["leaf_threshold"]}
+    if rule.get("field_threshold") is not None:
+        r["field_threshold"] = rule["field_threshold"]
+    return r
+
+
+# each other network's weight, relative to the first (ENSEMBLE_MEMBERS order); 0 leaves it out
+ENSEMBLE_WEIGHT_GRID = (0.0, 0.125, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
+
+
+def choose_weights(outs: dict[str, dict[str, dict[str, np.ndarray]]], y_lab: np.ndarray, y_field: np.ndarray,
+                   grid: tuple[float, ...] = ENSEMBLE_WEIGHT_GRID) -> tuple[dict[str, float], list[dict]]:
+    """The members' weights, on validation only: the first network weighs 1, every other one a value of `grid`; at least
+    two members. The kept candidate has the lowest log loss on the field validation photos (both sources): a figure of
+    every photo's probabilities, steadier on 181 photos than top-1, which a network that only guesses can raise by
+    luck; ties go to the higher field top-1, then the fewer members. Each candidate's thresholds (choose_thresholds)
+    give its right diagnoses, reported beside. `outs[m][set]`: member m's probabilities and leaf on the validation
+    sets (`lab`, `field`, `negatives`, `synthetic`, ...). Returns the weights (0 for a network left out) and one row
+    per candidate, best first."""
+    first, *others = list(outs)
+    sets = [k for k in outs[first] if k != "test"]
+    rows = []
+    for ws in itertools.product(grid, repeat=len(others)):
+        weights = {first: 1.0, **dict(zip(others, map(float, ws)))}
+        if sum(w > 0 for w in weights.values()) < 2:
+            continue
+        mean = {k: combine({m: outs[m][k] for m in outs}, weights) for k in sets}
+        leaf_rule, rule, _ = _thresholds(mean, y_lab, y_field, sets)
+        given, _ = decide(mean["field"], _rule(leaf_rule, rule))
+        p_field = mean["field"]["probabilities"]
+        right = p_field.argmax(1) == y_field
+        loss = float(-np.log(np.clip(p_field[np.arange(len(y_field)), y_field], 1e-12, 1.0)).mean())
+        rows.append({"weights": weights, "field_log_loss": round(loss, 4), "field_top1": round(float(right.mean()), 4),
+                     "field_right_given": int((right & given).sum()), "field_given": int(given.sum()),
+                     "lab_top1": round(float((mean["lab"]["probabilities"].argmax(1) == y_lab).mean()), 4),
+                     "members": sum(w > 0 for w in weights.values())})
+    rows.sort(key=lambda r: (r["field_log_loss"], -r["field_top1"], r["members"]))
+    return rows[0]["weights"], rows
 
 
 ENSEMBLE_MEMBERS = ("mobilenet", "resnet50", "vgg16")
@@ -229,35 +325,50 @@ def _member_outputs(model_path: Path, card: dict, runs_dirs: list[Path], sets: d
         cal = card["calibration"]
         a, c = cal["leaf"]["a"], cal["leaf"]["c"]
         bias = np.asarray(cal["class_bias"]) if "class_bias" in cal else None
+        # (gpu finish's files have no `lab_like`: `graft lab-like` adds it, and changes the file)
         out = {k: {"probabilities": calibrated(z[f"val_{k}_logits"][:, :NUM_CLASSES], cal["temperature"], bias),
                    "leaf": sigmoid(a * leaf_score(z[f"val_{k}_logits"]) + c)} for k in sets}
         out["test"] = {"probabilities": z["test_probabilities"].astype(np.float64), "leaf": z["test_leaf"].reshape(-1)}
         return out
     # a member without gpu finish's outputs (VGG16's file is older): its outputs computed once, kept by the file's sha256
     cached, meta = runs_dirs[0] / f"{card['name']}.member-outputs.npz", runs_dirs[0] / f"{card['name']}.member-outputs.json"
-    if cached.exists() and meta.exists() and json.loads(meta.read_text()).get("sha256") == card["file"]["sha256"]:
+    # version 2: with the `lab_like` output, where the file has one
+    facts = {"sha256": card["file"]["sha256"], "version": 2}
+    if cached.exists() and meta.exists() and json.loads(meta.read_text()) == facts:
         z = np.load(cached)
         if all(f"{k}__probabilities" in z.files for k in (*sets, "test")):
-            return {k: {"probabilities": z[f"{k}__probabilities"], "leaf": z[f"{k}__leaf"]} for k in (*sets, "test")}
+            return {k: {o: z[f"{k}__{o}"] for o in ("probabilities", "leaf", "lab_like") if f"{k}__{o}" in z.files}
+                    for k in (*sets, "test")}
     out = {}
     for k, x in {**{k: normalise_u8(v) for k, v in sets.items()}, "test": test_x}.items():
         o = _ort_or_torch(None, model_path, x, True, {})
-        out[k] = {"probabilities": o["probabilities"].astype(np.float64), "leaf": o["leaf"].reshape(-1).astype(np.float64)}
+        out[k] = {n: o[n].reshape(len(x), -1).squeeze(-1).astype(np.float64) if n != "probabilities"
+                  else o[n].astype(np.float64) for n in ("probabilities", "leaf", "lab_like") if n in o}
     runs_dirs[0].mkdir(parents=True, exist_ok=True)
-    np.savez(cached, **{f"{k}__{o}": v[o] for k, v in out.items() for o in ("probabilities", "leaf")})
-    meta.write_text(json.dumps({"sha256": card["file"]["sha256"]}))
+    np.savez(cached, **{f"{k}__{o}": a for k, v in out.items() for o, a in v.items()})
+    meta.write_text(json.dumps(facts))
     return out
 
 
+def _weights_note(rows: list[dict], equal: dict, shipped: list[str]) -> str:
+    def say(r: dict) -> str:
+        w = ", ".join(f"{m} {r['weights'][m]:g}" for m in shipped)
+        return (f"{w}: field validation log loss {r['field_log_loss']}, top-1 {r['field_top1']}, "
+                f"{r['field_right_given']} right of {r['field_given']} given; lab validation top-1 {r['lab_top1']}")
+    return (f"weights: {len(rows)} candidates (the first network 1, each other one of {list(ENSEMBLE_WEIGHT_GRID)}; 0 "
+            "leaves it out) ranked on validation by the log loss of the field photos, then field top-1, then fewer "
+            f"members; kept {say(rows[0])}; next {say(rows[1])}; equal weights {say(equal)}")
+
+
 def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> dict:
-    """models/ensemble.card.json: the ensemble the server builds (mean of the members' calibrated probabilities and
-    of their leaf probabilities) gets its leaf and confidence thresholds chosen on validation by the MobileNet's
-    rules (fieldtrain.choose_thresholds) and its lab test figures measured. The server uses the card only while
-    every member file is the one named in it (sha256)."""
-    members = [m for m in ENSEMBLE_MEMBERS if (models_dir / f"{m}.onnx").exists()]
-    if len(members) < 2:
+    """models/ensemble.card.json: the ensemble the server builds (weighted mean of the members' calibrated
+    probabilities, mean of their leaf probabilities) gets its members' weights (choose_weights) and its leaf and
+    confidence thresholds chosen on validation by the MobileNet's rules (fieldtrain.choose_thresholds), and its lab
+    test figures measured. The server uses the card only while every member file is the one named in it (sha256)."""
+    shipped = [m for m in ENSEMBLE_MEMBERS if (models_dir / f"{m}.onnx").exists()]
+    if len(shipped) < 2:
         raise SystemExit(f"error: the ensemble needs at least two of {ENSEMBLE_MEMBERS} in {models_dir}")
-    cards = {m: json.loads(card_path(models_dir / f"{m}.onnx").read_text()) for m in members}
+    cards = {m: json.loads(card_path(models_dir / f"{m}.onnx").read_text()) for m in shipped}
     cfg = TransferConfig()
     src = load_sources(cfg, data.cache, data.idx, training=False)
     sets = validation_sets(data.cache, src, cfg)
@@ -266,34 +377,42 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
     test_photos = lab_test_photos([data.cache.paths[j] for j in np.sort(data.idx["test"])],
                                   [data.cache.paths[j] for j in data.idx["train"]])
     outs = {}
-    for m in members:
+    for m in shipped:
         t1 = time.time()
         outs[m] = _member_outputs(models_dir / f"{m}.onnx", cards[m], runs_dirs, sets, test_x)
         print(f"{m}: outputs in {time.time() - t1:.0f}s", flush=True)
-    mean = {k: {o: np.mean([outs[m][k][o] for m in members], axis=0) for o in ("probabilities", "leaf")}
-            for k in (*sets, "test")}
     y_lab, y_field = data.cache.labels[src["lab_val"]], field_val_all(src)[1]
-    leaf_rule, rule, notes = choose_thresholds(mean["lab"]["probabilities"], y_lab, mean["field"]["probabilities"], y_field,
-                                               {k: mean[k]["leaf"] for k in sets})
-    r = {"threshold": rule["threshold"], "leaf_threshold": leaf_rule["leaf_threshold"]}
+    chosen, rows = choose_weights(outs, y_lab, y_field)
+    weights = {m: w for m, w in chosen.items() if w > 0}
+    members = list(weights)
+    mean = {k: combine({m: outs[m][k] for m in members}, weights) for k in (*sets, "test")}
+    equal = next(r for r in rows if all(w == 1 for w in r["weights"].values()))
+    leaf_rule, rule, notes = _thresholds(mean, y_lab, y_field, list(sets))
+    r = _rule(leaf_rule, rule)
     probs = mean["test"]["probabilities"]
     acc, not_leaf = decide(mean["test"], r)
     m = metrics(probs, y_test, test_photos)
     right = probs.argmax(1) == y_test
-    each = {k: round(float((outs[k]["test"]["probabilities"].argmax(1) == y_test).mean()), 4) for k in members}
+    each = {k: round(float((outs[k]["test"]["probabilities"].argmax(1) == y_test).mean()), 4) for k in shipped}
     card = {
         "schema_version": 1,
         "name": "ensemble",
         "display_name": "Ensemble",
         "created_at": dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
-        "combination": "mean of the members' calibrated probabilities; leaf probability: mean of the members' leaf outputs",
-        "members": [{"id": k, "sha256": cards[k]["file"]["sha256"], "size_bytes": cards[k]["file"]["size_bytes"]} for k in members],
+        "combination": ("weighted mean of the members' calibrated probabilities (each member's weight beside it, chosen "
+                        "on validation); leaf probability: mean of the members' leaf outputs"),
+        "members": [{"id": k, "sha256": cards[k]["file"]["sha256"], "size_bytes": cards[k]["file"]["size_bytes"],
+                     "weight": weights[k]} for k in members],
         "rejection": {
-            "threshold": round(float(r["threshold"]), 4), "leaf_threshold": r["leaf_threshold"],
+            "threshold": round(float(r["threshold"]), 4),
+            **({"field_threshold": round(float(r["field_threshold"]), 4)} if "field_threshold" in r else {}),
+            "leaf_threshold": r["leaf_threshold"],
             "method": ("chosen on validation by the MobileNet's rules (fieldtrain.choose_thresholds) on the ensemble's own "
                        "outputs: leaf threshold the highest calling at most 1% of lab and 10% of field validation leaves not "
-                       "a leaf; confidence threshold the 2nd percentile of right lab validation answers, raised for the field "
-                       "goal only within 10% of right lab answers withheld"),
+                       "a leaf; confidence threshold the 2nd percentile of right lab validation answers; with its members' "
+                       "mean `lab_like`, field-like photos (below 0.5) get a threshold of their own, raised for the field "
+                       "goal within 10% of right lab answers withheld, and lab-like photos' is lowered to the lab refusal "
+                       "target; without it, one threshold raised for the field goal"),
             "val_coverage": round(float(rule["val_coverage"]), 4),
             "val_leaf": {k: v for k, v in leaf_rule.items() if k not in ("leaf_threshold", "rule")},
         },
@@ -308,16 +427,20 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
             "not_leaf": round(float(not_leaf.mean()), 4),
             "ece": round(float(ece(probs, y_test)), 4),
             "members_accuracy": each,
-            "evaluated_with": "the members' outputs on the lab test split (onnxruntime-node on each file), averaged",
+            "evaluated_with": "the members' outputs on the lab test split (onnxruntime-node on each file), weighted",
         },
-        "notes": notes + [f"validation ({len(y_lab)} lab, {len(y_field)} field photos) chose the thresholds; the test split "
-                          "was used only for these figures"],
+        "notes": [_weights_note(rows, equal, shipped)] + notes + [
+            f"validation ({len(y_lab)} lab, {len(y_field)} field photos) chose the weights and the thresholds; the test "
+            "split was used only for these figures"],
     }
     if "field2_val" in src:
-        card["field_evaluation"] = ensemble_field_evaluation(models_dir, members, src, r)
-        card["notes"].append("field_evaluation: the ensemble's outputs (mean of the members' files) on both field sources' "
-                             "validation parts, their held-out parts and the other crops' held-out leaves, at the thresholds "
-                             "above; members_field_val_all: each member's own figures on the same validation photos")
+        card["field_evaluation"] = ensemble_field_evaluation(models_dir, weights, src, r)
+        fe = card["field_evaluation"]
+        card["notes"].append("field_evaluation: the ensemble's outputs (weighted mean of the members' files) on both field "
+                             "sources' validation parts, the held-out photos of the field sources no member trained on "
+                             f"(field_holdout_sources: {fe['field_holdout_sources']}) and the other crops' held-out leaves, "
+                             "at the thresholds above; members_field_val_all: each shipped network's own figures on the "
+                             "same validation photos")
     write_card(card, models_dir / "ensemble.card.json")
     print(json.dumps({k: card[k] for k in ("rejection", "metrics")}, indent=1), flush=True)
     return card
