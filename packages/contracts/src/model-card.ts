@@ -232,9 +232,10 @@ export type PerClassMetric = z.infer<typeof perClassMetricSchema>;
 
 /**
  * The ensemble's card (models/ensemble.card.json), written by the training pipeline beside the
- * member files: the files it was measured on, the thresholds chosen on validation for the mean
- * of the members' calibrated probabilities (and of their leaf outputs), and its test metrics. The
- * server uses it only when its members are exactly the loaded files (ids, sha256, size).
+ * member files: its members (the files it was measured on, each with its weight), the thresholds
+ * chosen on validation for the weighted mean of the members' calibrated probabilities (and the
+ * mean of their leaf outputs), and its test metrics. The server uses it only when every member is
+ * a loaded file (id, sha256, size); a loaded network the card does not name is not a member.
  */
 export const ensembleCardSchema = z.object({
   schema_version: z.literal(1),
@@ -249,6 +250,8 @@ export const ensembleCardSchema = z.object({
         id: z.string().min(1),
         sha256,
         size_bytes: z.number().int().positive(),
+        /** Its weight in the mean of the probabilities (cards before 2026-11-28: none, 1). */
+        weight: z.number().positive().finite().optional(),
       }),
     )
     .min(2)
@@ -304,6 +307,12 @@ export const ensembleCardSchema = z.object({
         .optional(),
       /** Whether the ensemble's field validation top-1 is above every member's. */
       beats_each_member_on_field_val_top1: z.boolean().optional(),
+      /**
+       * The field sources (1, 2) whose held-out photos no member trained on: the held-out set is
+       * `field_holdout` for both, `field_holdout_2` for the second alone (an ensemble with the
+       * VGG16, which trained on the first source's photos held out since).
+       */
+      field_holdout_sources: z.array(z.number().int().positive()).optional(),
     })
     // every other key is an evaluation set
     .catchall(evaluationSetSchema)

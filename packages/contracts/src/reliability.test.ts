@@ -217,7 +217,8 @@ describe('reliabilityOf (cards with both field sources and the other crops)', ()
   it("adds rows for both sources' validation, the held-out field photos and the other crops", () => {
     const card = withNewSets();
     const rows = reliabilityOf(card);
-    expect(rows.map((r) => r.set)).toEqual(RELIABILITY_SETS);
+    // the second source's held-out photos get no row of their own beside both sources'
+    expect(rows.map((r) => r.set)).toEqual(RELIABILITY_SETS.filter((s) => s !== 'field_holdout_2'));
     const bySet = new Map(rows.map((r) => [r.set, r]));
     // the first source's validation part keeps its row, as before
     expect(bySet.get('field_val')).toEqual(
@@ -288,12 +289,16 @@ describe('reliabilityOf (cards with both field sources and the other crops)', ()
     expect(sets).not.toContain('other_crop_holdout');
   });
 
-  it('takes "on field photos" from the held-out photos, else both sources, else the first one', () => {
+  it('takes "on field photos" from the held-out photos (both sources, else the second), else validation', () => {
     const card = withNewSets();
     expect(fieldTop1Of(card)).toBe(NEW_SETS.field_holdout.top1);
     expect(fieldRowOf(reliabilityOf(card))?.set).toBe('field_holdout');
     const ev = card.out_of_distribution.evaluation!;
     delete ev.field_holdout;
+    // the second source's held-out photos alone (an ensemble with the VGG16 has only those)
+    expect(fieldTop1Of(card)).toBe(NEW_SETS.field_holdout_2.top1);
+    expect(fieldRowOf(reliabilityOf(card))?.set).toBe('field_holdout_2');
+    delete ev.field_holdout_2;
     expect(fieldTop1Of(card)).toBe(NEW_SETS.field_val_all.top1);
     delete ev.field_val_all;
     expect(fieldTop1Of(card)).toBe(ev.field_val!.top1);
@@ -337,5 +342,28 @@ describe('reliabilityOf (cards with both field sources and the other crops)', ()
       notLeafShare: 0.83,
     });
     expect(fieldTop1Of(card)).toBe(0.52);
+  });
+
+  it("gives an ensemble with a member that trained on the first source's held-out photos the second's alone", () => {
+    const { field_evaluation: _f, ...labOnly } = structuredClone(read('ensemble')) as Record<
+      string,
+      unknown
+    >;
+    const { field_val_all, field_holdout_2 } = NEW_SETS;
+    const card = parseEnsembleCard({
+      ...labOnly,
+      field_evaluation: {
+        ...structuredClone({ field_val_all, field_holdout_2 }),
+        field_holdout_sources: [2],
+        beats_each_member_on_field_val_top1: true,
+      },
+    });
+    const rows = ensembleReliabilityOf(card);
+    expect(rows.map((r) => r.set).slice(-2)).toEqual(['field_val_all', 'field_holdout_2']);
+    expect(rows.at(-1)).toMatchObject({ n: 53, top1: 0.5 });
+    expect(fieldTop1Of(card)).toBe(0.5);
+    expect(() =>
+      parseEnsembleCard({ ...labOnly, field_evaluation: { field_holdout_sources: ['2'] } }),
+    ).toThrow(/field_evaluation\.field_holdout_sources/);
   });
 });

@@ -18,6 +18,7 @@ export const RELIABILITY_SETS = [
   'field_val',
   'field_val_all',
   'field_holdout',
+  'field_holdout_2',
   'stress',
   'negatives_holdout',
   'other_crop_holdout',
@@ -33,10 +34,13 @@ export const REFUSAL_SETS = [
 /**
  * The field sets, the one whose figures stand for "on field photos" first: the held-out part of
  * both sources (never trained on, never used for a choice, as the lab figure is the test split's),
- * else the validation part of both sources, else that of the first source (cards before 2026-11-28).
+ * else that of the second source alone (an ensemble with a member that trained on the first
+ * source's), else the validation part of both sources, else that of the first source (cards before
+ * 2026-11-28).
  */
 export const FIELD_SETS_BY_PREFERENCE = [
   'field_holdout',
+  'field_holdout_2',
   'field_val_all',
   'field_val',
 ] as const satisfies readonly ReliabilitySet[];
@@ -90,10 +94,13 @@ function evaluationRows(ev: Evaluation): ReliabilityRow[] {
     ['field_val', 'field_val'],
     ['field_val_all', 'field_val_all'],
     ['field_holdout', 'field_holdout'],
+    ['field_holdout_2', 'field_holdout_2'],
     ['stress', 'stress_from_lab_test'],
   ] as const) {
     const e = ev[key];
     if (!e || e.n === 0) continue;
+    // the second source's held-out photos alone stand in only where both sources' are not there
+    if (set === 'field_holdout_2' && ev.field_holdout) continue;
     rows.push({
       set,
       n: e.n,
@@ -152,6 +159,7 @@ export function ensembleReliabilityOf(card: EnsembleCard): ReliabilityRow[] {
   const {
     members_field_val_all: _members,
     beats_each_member_on_field_val_top1: _beats,
+    field_holdout_sources: _sources,
     ...sets
   } = card.field_evaluation ?? {};
   return [

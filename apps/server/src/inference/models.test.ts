@@ -10,7 +10,7 @@ import { json, startTestServer } from '../testing/harness.ts';
 import { TINY_SIZE, makeModelsDir, tinyCard, writeEnsembleCard } from '../testing/tiny-model.ts';
 import { decide, resizeMap } from './classifier.ts';
 import { jet } from '@diagrodl/contracts/inference/cam';
-import { ModelRegistry, OnnxModel } from './models.ts';
+import { EnsembleModel, ModelRegistry, OnnxModel } from './models.ts';
 import { decodeRgb, preprocessImage } from './preprocess.ts';
 
 describe('model registry', () => {
@@ -388,6 +388,38 @@ describe('the ensemble card (models/ensemble.card.json)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('its members are the ones the card names, each weighed as the card says', async () => {
+    // three identical files: the card leaves vgg16 out and weighs mobilenet 3 times resnet50
+    const dir = makeModelsDir(['mobilenet', 'resnet50', 'vgg16'], {
+      leafBias: { mobilenet: 1000, resnet50: -1000, vgg16: 1000 },
+    });
+    const card = writeEnsembleCard(dir, ['mobilenet', 'resnet50'], CARD);
+    card.members[0]!.weight = 3;
+    fs.writeFileSync(path.join(dir, 'ensemble.card.json'), JSON.stringify(card));
+    const { registry, warnings } = await loadWithWarnings(dir);
+    try {
+      expect(warnings).toEqual([]);
+      const ens = registry.get('ensemble') as EnsembleModel;
+      expect(ens.members.map((m) => m.id)).toEqual(['mobilenet', 'resnet50']);
+      expect(ens.shares).toEqual([0.75, 0.25]);
+      expect(registry.list().find((m) => m.id === 'ensemble')).toMatchObject({
+        label: 'Ensemble (ResNet50 + MobileNet)',
+        members: ['mobilenet', 'resnet50'],
+      });
+      const photos = [await leafPhoto({ seed: 5 })];
+      const [row] = await ens.classify(photos);
+      const [single] = await registry.get('mobilenet')!.classify(photos);
+      for (let i = 0; i < CLASS_IDS.length; i++)
+        expect(row!.probabilities[i]).toBeCloseTo(single!.probabilities[i]!, 6);
+      // the leaf output is the plain mean of the two members' (1 and 0), below the card's 0.6
+      // (with vgg16's 1 it would be 2/3, above)
+      expect(row!.reason).toBe('not_leaf');
+    } finally {
+      await registry.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   /** The members' means, no accuracy: what the ensemble does without a usable card. */
   const WITHOUT_CARD = {
     threshold: expect.closeTo(0.3, 10),
@@ -420,7 +452,7 @@ describe('the ensemble card (models/ensemble.card.json)', () => {
         card.members[1]!.sha256 = 'f'.repeat(64);
         return card;
       },
-      /^Ensemble card ensemble\.card\.json ignored: it does not match the loaded models: member resnet50: the file's sha256 is [0-9a-f]{64} but the ensemble card says f{64} \(the ensemble uses the mean of its members' thresholds and has no test accuracy\)$/,
+      /^Ensemble card ensemble\.card\.json ignored: it does not match the loaded models: member resnet50: the file's sha256 is [0-9a-f]{64} but the ensemble card says f{64} \(the ensemble is every loaded model, weighed the same, with the mean of their thresholds and no test accuracy\)$/,
     ],
     [
       "a member's size differs",
@@ -439,7 +471,7 @@ describe('the ensemble card (models/ensemble.card.json)', () => {
         fs.rmSync(path.join(dir, 'vgg16.onnx'));
         return card;
       },
-      /ignored: it does not match the loaded models: it describes the members mobilenet, resnet50, vgg16 but the loaded models are mobilenet, resnet50/,
+      /ignored: it does not match the loaded models: it names the member\(s\) vgg16, not loaded \(loaded: mobilenet, resnet50\)/,
     ],
     [
       'it does not parse',

@@ -260,8 +260,9 @@ function camOf(raw: RawOutput, n: number, cls: number): CamMap {
 }
 
 /**
- * The ensemble: the mean of the members' calibrated probabilities; its CAM is the mean of the
- * members' CAMs for the ensemble's predicted class, each resized to the largest member map.
+ * The ensemble: the weighted mean of the members' calibrated probabilities (the card's weights;
+ * equal without a card); its CAM is the mean of the members' CAMs for the ensemble's predicted
+ * class, with the same weights, each resized to the largest member map.
  * A photo is not recognised when any member's energy floor turns it away. Its leaf probability is
  * the mean of the members' `leaf` outputs (members without one are left out; null if none), and a
  * photo is 'not_leaf' when that mean is below the leaf threshold. Its `lab_like` is likewise the
@@ -283,10 +284,15 @@ export class EnsembleModel implements Classifier {
   readonly fieldThreshold: number | undefined;
   /** The card's test accuracy (null without a card: not measured). */
   readonly testAccuracy: number | null;
+  /** Each member's share of the mean (the card's weights over their sum; equal without a card). */
+  readonly shares: readonly number[];
   constructor(
     readonly members: readonly OnnxModel[],
     readonly card?: EnsembleCard,
   ) {
+    const weights = members.map((m) => card?.members.find((c) => c.id === m.id)?.weight ?? 1);
+    const total = weights.reduce((a, b) => a + b, 0);
+    this.shares = weights.map((w) => w / total);
     this.threshold = card?.rejection.threshold ?? (mean(members.map((m) => m.threshold)) as number);
     this.leafThreshold = card
       ? card.rejection.leaf_threshold
@@ -307,11 +313,11 @@ export class EnsembleModel implements Classifier {
     const camW = Math.max(...raws.map((r) => r.camW));
     return images.map((_, n) => {
       const probs = new Float64Array(k);
-      for (const r of raws) {
+      raws.forEach((r, j) => {
         const p = probsOf(r, n);
-        for (let i = 0; i < k; i++)
-          probs[i] = (probs[i] as number) + (p[i] as number) / raws.length;
-      }
+        const share = this.shares[j] as number;
+        for (let i = 0; i < k; i++) probs[i] = (probs[i] as number) + (p[i] as number) * share;
+      });
       const recognised = this.members.every((m, i) => m.recognised(raws[i] as RawOutput, n));
       // the mean of one output over the members that have it (null if none has)
       const membersMean = (pick: (m: OnnxModel, raw: RawOutput) => number | null) =>
@@ -332,15 +338,27 @@ export class EnsembleModel implements Classifier {
         labLike,
       );
       const cam = new Float32Array(camH * camW);
-      for (const r of raws) {
+      raws.forEach((r, j) => {
         const m = resizeMap(camOf(r, n, d.index), camW, camH);
+        const share = this.shares[j] as number;
         for (let i = 0; i < cam.length; i++)
-          cam[i] = (cam[i] as number) + (m.data[i] as number) / raws.length;
-      }
+          cam[i] = (cam[i] as number) + (m.data[i] as number) * share;
+      });
       const { index: _index, ...rest } = d;
       return { ...rest, cam: { width: camW, height: camH, data: cam } };
     });
   }
+}
+
+/**
+ * The ensemble's label, its members named in the selector's order ('Ensemble (VGG16 + ResNet50 +
+ * MobileNet)' for all three, the label results and reports give it).
+ */
+function ensembleLabel(members: readonly OnnxModel[]): string {
+  const names = MODEL_VERSIONS.filter((v) => members.some((m) => m.id === v.modelId)).map((v) =>
+    v.label.replace(/ v\d+$/, ''),
+  );
+  return `Ensemble (${names.join(' + ')})`;
 }
 
 /** The mean of some numbers (undefined for none). */
@@ -378,21 +396,18 @@ function cardProblem(id: string, card: ModelCard, file: string): string | null {
 }
 
 /**
- * Why the ensemble card does not describe the ensemble of `members`, or null: its members must be
- * the same ids and each the same file. A loaded member's own card names its file's sha256 and size,
- * already checked against the file (cardProblem), so the files are not hashed again.
+ * Why the ensemble card cannot be used with the `loaded` models, or null: each member it names must
+ * be loaded and be the same file (a loaded model it does not name is simply not a member). A loaded
+ * model's own card names its file's sha256 and size, already checked against the file
+ * (cardProblem), so the files are not hashed again.
  */
-function ensembleCardProblem(card: EnsembleCard, members: readonly OnnxModel[]): string | null {
-  const ids = (xs: readonly { id: string }[]) =>
-    xs
-      .map((x) => x.id)
-      .sort()
-      .join(', ');
-  if (ids(card.members) !== ids(members)) {
-    return `it describes the members ${ids(card.members)} but the loaded models are ${ids(members)}`;
+function ensembleCardProblem(card: EnsembleCard, loaded: readonly OnnxModel[]): string | null {
+  const missing = card.members.filter((named) => !loaded.some((m) => m.id === named.id));
+  if (missing.length) {
+    return `it names the member(s) ${missing.map((m) => m.id).join(', ')}, not loaded (loaded: ${loaded.map((m) => m.id).join(', ')})`;
   }
   for (const named of card.members) {
-    const { file } = members.find((m) => m.id === named.id)!.card;
+    const { file } = loaded.find((m) => m.id === named.id)!.card;
     const problem = fileProblem(
       { sha256: file.sha256, size: file.size_bytes },
       named,
@@ -418,17 +433,17 @@ function ensembleNotBetter(card: EnsembleCard): string | null {
 }
 
 /**
- * The ensemble card in `modelsDir` if it describes the ensemble of `members`; undefined when there
- * is none (silently) or it cannot be used (with a warning saying why).
+ * The ensemble card in `modelsDir` if its members are among the `loaded` models; undefined when
+ * there is none (silently) or it cannot be used (with a warning saying why).
  */
 function loadEnsembleCard(
   modelsDir: string,
-  members: readonly OnnxModel[],
+  loaded: readonly OnnxModel[],
   log: Logger,
 ): EnsembleCard | undefined {
   const ignore = (reason: string) => {
     log.warn(
-      `Ensemble card ${ENSEMBLE_CARD} ignored: ${reason} (the ensemble uses the mean of its members' thresholds and has no test accuracy)`,
+      `Ensemble card ${ENSEMBLE_CARD} ignored: ${reason} (the ensemble is every loaded model, weighed the same, with the mean of their thresholds and no test accuracy)`,
     );
     return undefined;
   };
@@ -441,7 +456,7 @@ function loadEnsembleCard(
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     return ignore(`it cannot be used: ${(err as Error).message}`);
   }
-  const problem = ensembleCardProblem(card, members);
+  const problem = ensembleCardProblem(card, loaded);
   if (problem) return ignore(`it does not match the loaded models: ${problem}`);
   log.info(
     `Ensemble card used (test accuracy ${card.metrics.accuracy}, threshold ${card.rejection.threshold}, leaf threshold ${card.rejection.leaf_threshold})`,
@@ -523,11 +538,13 @@ export class ModelRegistry implements Inference {
         refuse(`onnxruntime could not load it: ${(err as Error).message}`);
       }
     }
-    const members = FILE_MODEL_IDS.map((id) => models.get(id)).filter(
+    const loaded = FILE_MODEL_IDS.map((id) => models.get(id)).filter(
       (m): m is OnnxModel => m !== undefined,
     );
-    if (members.length < 2) return new ModelRegistry(models, refused, null);
-    const card = loadEnsembleCard(modelsDir, members, log);
+    if (loaded.length < 2) return new ModelRegistry(models, refused, null);
+    const card = loadEnsembleCard(modelsDir, loaded, log);
+    // the card's members (in FILE_MODEL_IDS order), else every loaded model
+    const members = card ? loaded.filter((m) => card.members.some((c) => c.id === m.id)) : loaded;
     const notBetter = card && ensembleNotBetter(card);
     if (notBetter) {
       refused.push({ id: 'ensemble', reason: notBetter });
@@ -560,10 +577,7 @@ export class ModelRegistry implements Inference {
       out.push({
         id: v.modelId as ModelId,
         modeloVersion: v.value,
-        label:
-          m instanceof EnsembleModel
-            ? `Ensemble (${m.members.map((x) => ModelRegistry.label(x.id).replace(/ v\d+$/, '')).join(' + ')})`
-            : v.label,
+        label: m instanceof EnsembleModel ? ensembleLabel(m.members) : v.label,
         testAccuracy: this.accuracy(v.modelId),
         fieldAccuracy: this.fieldAccuracy(v.modelId),
         reliability: this.reliability(v.modelId),

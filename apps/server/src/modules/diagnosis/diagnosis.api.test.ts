@@ -103,7 +103,7 @@ describeEachDatabase(
         testAccuracy: 0.925,
         fieldAccuracy: null,
         threshold: 0.5,
-        label: 'Ensemble (MobileNet + ResNet50)',
+        label: 'Ensemble (ResNet50 + MobileNet)',
         members: ['mobilenet', 'resnet50'],
         reliability: [
           {

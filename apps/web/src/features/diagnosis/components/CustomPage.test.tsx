@@ -59,7 +59,7 @@ const MODELS: LoadedModelDetails[] = [
   {
     id: 'ensemble',
     modeloVersion: 'ensemble',
-    label: 'Ensemble (MobileNet + ResNet50)',
+    label: 'Ensemble (ResNet50 + MobileNet)',
     testAccuracy: 0.9734,
     fieldAccuracy: null,
     reliability: [
@@ -97,13 +97,14 @@ describe('the configuration page', () => {
       'VGG16 v1 (no disponible en este servidor)',
       'ResNet50 v1 (exactitud en prueba 95.1%; en fotos de campo 37.4%)',
       'MobileNet v1 (exactitud en prueba 96.2%; en fotos de campo 58.2%)',
-      'Ensemble (VGG16 + ResNet50 + MobileNet) (exactitud en prueba 97.3%)',
+      // the server's label names the ensemble's members
+      'Ensemble (ResNet50 + MobileNet) (exactitud en prueba 97.3%)',
     ]);
   });
 
   it('shows no accuracy for the ensemble without one (no card on the server)', async () => {
     const noCard = MODELS.map((m) => (m.id === 'ensemble' ? { ...m, testAccuracy: null } : m));
-    expect((await options(noCard)).at(-1)).toBe('Ensemble (VGG16 + ResNet50 + MobileNet)');
+    expect((await options(noCard)).at(-1)).toBe('Ensemble (ResNet50 + MobileNet)');
   });
 
   it('shows the field accuracy alone when the test accuracy is not known', async () => {
@@ -169,7 +170,7 @@ describe('the configuration page', () => {
       'Este modelo no se midió en fotos reales de campo: sus cifras son de fotos de laboratorio, y en campo acertará menos.',
     );
     expect(
-      screen.getByRole('heading', { name: /Ensemble \(MobileNet \+ ResNet50\)/ }),
+      screen.getByRole('heading', { name: /Ensemble \(ResNet50 \+ MobileNet\)/ }),
     ).toBeTruthy();
   });
 

@@ -162,7 +162,8 @@ export default function CustomPage() {
                   : '';
               return (
                 <option key={v.value} value={v.value} disabled={!m}>
-                  {v.label}
+                  {/* the server's label names the ensemble's members */}
+                  {m?.label ?? v.label}
                   {extra}
                 </option>
               );
