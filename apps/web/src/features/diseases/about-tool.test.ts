@@ -54,6 +54,8 @@ interface EnsembleCard {
   field_evaluation?: {
     field_val_all?: Evaluation;
     field_holdout?: Evaluation;
+    /** the second source's held-out photos, where a member trained on the first source's */
+    field_holdout_2?: Evaluation;
     other_crop_holdout?: Evaluation;
     members_field_val_all?: Partial<Record<Id, { top1: number }>>;
     beats_each_member_on_field_val_top1?: boolean;
@@ -243,10 +245,11 @@ describe.each([
     // (it beats each member on field validation top-1) only where its card says so
     const ens = ensemble();
     const fe = ens.field_evaluation;
+    const ensHeld = fe?.field_holdout ?? fe?.field_holdout_2;
     const ensItem = items.find((i) => i.startsWith(words.ensemble));
-    expect(ensItem !== undefined, 'the ensemble item').toBe(fe?.field_holdout !== undefined);
-    if (fe?.field_holdout && ensItem) {
-      const [held, val, members] = [fe.field_holdout, fe.field_val_all!, fe.members_field_val_all!];
+    expect(ensItem !== undefined, 'the ensemble item').toBe(ensHeld !== undefined);
+    if (fe && ensHeld && ensItem) {
+      const [held, val, members] = [ensHeld, fe.field_val_all!, fe.members_field_val_all!];
       const figures = [
         ens.metrics.accuracy,
         held.top1!,
