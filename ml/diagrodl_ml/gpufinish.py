@@ -24,7 +24,7 @@ from .data import DEFAULT_CACHE_DIR, Prepared, lab_test_photos
 from .evaluate import batches_from_u8, calibration_summary, metrics
 from .export import export_onnx, file_digest as file_digest_of
 from .fieldtrain import (
-    _ort_or_torch, calibration_section, choose_thresholds, evaluate_export, extra_goals, field_val_all, load_sources, ood_section,
+    _ort_or_torch, calibration_section, choose_thresholds, decision_rule, evaluate_export, extra_goals, field_val_all, load_sources, ood_section,
     rejection_section, rules_from_logits, sources_data_block, validation_sets,
 )
 from .gputrain import BN_PHOTOS, IMAGENET_ARCH, NOT_LEAF, RESNET_ARCH, load_weights
@@ -179,39 +179,39 @@ assert NOT_LEAF == NUM_CLASSES
 
 
 # ------------------------------------------------------------ `gpu ensemble-card`: the ensemble's rules and figures
-def ensemble_field_evaluation(models_dir: Path, weights: dict[str, float], src: dict, rule: dict) -> dict:
-    """The ensemble's figures (weighted mean of the members' calibrated probabilities, mean of their leaf outputs, each
-    from its file) on the field validation photos of both sources, the held-out field photos no member trained on
-    (held_out_sources) and the other crops' held-out leaves; beside them every shipped network's own figures on the
-    field validation photos, members or not."""
-    cards = {m: json.loads(card_path(models_dir / f"{m}.onnx").read_text()) for m in weights}
-    clean = held_out_sources(cards)
+def ensemble_field_evaluation(models_dir: Path, weights: dict[str, float], cards: dict[str, dict],
+                              field_val: dict[str, dict[str, np.ndarray]], src: dict, rule: dict) -> dict:
+    """The ensemble's figures (weighted mean of the members' calibrated probabilities, mean of their leaf outputs) on
+    the field validation photos of both sources (`field_val`: each shipped network's outputs there, `cards` its card),
+    and, from the members' files, on the held-out field photos no member trained on (held_out_sources) and the other
+    crops' held-out leaves; beside them every shipped network's own figures on the field validation photos, members
+    or not."""
+    members = {m: cards[m] for m in weights}
+    clean = held_out_sources(members)
     keep = np.isin(src["field_holdout_source"], clean)
     imgs, labels = src["field_holdout"]
-    sets = {"field_val_all": field_val_all(src)}
+    sets = {}
     if keep.any():  # both sources: field_holdout, as in the networks' cards; one: field_holdout_<source>
         key = "field_holdout" if len(clean) == len(FIELD_SOURCE_KEYS) else f"field_holdout_{clean[0]}"
         sets[key] = ([im for im, k in zip(imgs, keep) if k], np.asarray(labels)[keep])
-    if held_out_by_all(cards, "other_crop"):
+    if held_out_by_all(members, "other_crop"):
         sets["other_crop_holdout"] = (src["other_crop_holdout"], None)
-    shipped = [m for m in ENSEMBLE_MEMBERS if (models_dir / f"{m}.onnx").exists()]
-    out: dict = {"field_holdout_sources": clean}
-    each: dict = {}
+    y_val = np.asarray(field_val_all(src)[1])
+    out: dict = {"field_holdout_sources": clean, "field_val_all": set_report(combine(field_val, weights), y_val, rule)}
     for name, (imgs, labels) in sets.items():
         x = normalise_u8(np.stack(imgs))
-        outs = {m: _ort_or_torch(None, models_dir / f"{m}.onnx", x, True, {})
-                for m in (shipped if name == "field_val_all" else weights)}
+        outs = {m: _ort_or_torch(None, models_dir / f"{m}.onnx", x, True, {}) for m in weights}
         for o in outs.values():
             for n in ("leaf", "lab_like"):
                 if n in o:
                     o[n] = o[n].reshape(len(x), -1).squeeze(-1)
         out[name] = set_report(combine(outs, weights), None if labels is None else np.asarray(labels), rule)
-        if name == "field_val_all":
-            for m in shipped:
-                rej = json.loads(card_path(models_dir / f"{m}.onnx").read_text())["rejection"]
-                own = {k: rej[k] for k in ("threshold", "field_threshold", "leaf_threshold") if rej.get(k) is not None}
-                each[m] = {k: v for k, v in set_report(outs[m], np.asarray(labels), own).items()
-                           if k in ("top1", "accepted_share", "accuracy_accepted", "right_and_accepted")}
+    each: dict = {}
+    for m, o in field_val.items():
+        rej = cards[m]["rejection"]
+        own = {k: rej[k] for k in ("threshold", "field_threshold", "leaf_threshold") if rej.get(k) is not None}
+        each[m] = {k: v for k, v in set_report(o, y_val, own).items()
+                   if k in ("top1", "accepted_share", "accuracy_accepted", "right_and_accepted")}
     out["members_field_val_all"] = each
     # the ensemble ships only where it beats each network on field validation (top-1 over every photo: the figure
     # that does not depend on where each one's thresholds stand)
@@ -259,14 +259,6 @@ def _thresholds(mean: dict[str, dict[str, np.ndarray]], y_lab: np.ndarray, y_fie
                              {k: mean[k]["leaf"] for k in sets}, lab_like)
 
 
-def _rule(leaf_rule: dict, rule: dict) -> dict:
-    """The card's rejection thresholds from choose_thresholds' two rules."""
-    r = {"threshold": rule["threshold"], "leaf_threshold": leaf_rule["leaf_threshold"]}
-    if rule.get("field_threshold") is not None:
-        r["field_threshold"] = rule["field_threshold"]
-    return r
-
-
 # each other network's weight, relative to the first (ENSEMBLE_MEMBERS order); 0 leaves it out
 ENSEMBLE_WEIGHT_GRID = (0.0, 0.125, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
 
@@ -289,7 +281,7 @@ def choose_weights(outs: dict[str, dict[str, dict[str, np.ndarray]]], y_lab: np.
             continue
         mean = {k: combine({m: outs[m][k] for m in outs}, weights) for k in sets}
         leaf_rule, rule, _ = _thresholds(mean, y_lab, y_field, sets)
-        given, _ = decide(mean["field"], _rule(leaf_rule, rule))
+        given, _ = decide(mean["field"], decision_rule({"rule": rule, "leaf": leaf_rule}))
         p_field = mean["field"]["probabilities"]
         right = p_field.argmax(1) == y_field
         loss = float(-np.log(np.clip(p_field[np.arange(len(y_field)), y_field], 1e-12, 1.0)).mean())
@@ -388,7 +380,7 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
     mean = {k: combine({m: outs[m][k] for m in members}, weights) for k in (*sets, "test")}
     equal = next(r for r in rows if all(w == 1 for w in r["weights"].values()))
     leaf_rule, rule, notes = _thresholds(mean, y_lab, y_field, list(sets))
-    r = _rule(leaf_rule, rule)
+    r = decision_rule({"rule": rule, "leaf": leaf_rule})
     probs = mean["test"]["probabilities"]
     acc, not_leaf = decide(mean["test"], r)
     m = metrics(probs, y_test, test_photos)
@@ -434,7 +426,8 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
             "split was used only for these figures"],
     }
     if "field2_val" in src:
-        card["field_evaluation"] = ensemble_field_evaluation(models_dir, weights, src, r)
+        card["field_evaluation"] = ensemble_field_evaluation(models_dir, weights, cards,
+                                                             {m: outs[m]["field"] for m in shipped}, src, r)
         fe = card["field_evaluation"]
         card["notes"].append("field_evaluation: the ensemble's outputs (weighted mean of the members' files) on both field "
                              "sources' validation parts, the held-out photos of the field sources no member trained on "
