@@ -81,6 +81,37 @@ class QuantizeTest(unittest.TestCase):
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
 
+    def test_int8_copy_of_the_resnet50(self) -> None:
+        # ResNet50's activation is a Relu, not ReLU6's Clip: an activated convolution output is quantized once, after
+        # its Relu (the next convolution's input), so onnxruntime folds the Relu into QLinearConv's output range
+        tmp = Path(tempfile.mkdtemp(prefix="diagrodl-q-"))
+        try:
+            meta = tiny_reference(tmp, "resnet50_imagenet", 64)
+            n = meta["n"]
+            src, dst = tmp / "model.onnx", tmp / "int8.onnx"
+            x = np.fromfile(tmp / "input.f32", dtype=np.float32).reshape(n, 3, 64, 64)
+            g = onnx.load(str(src)).graph
+            names = activations_to_quantize(g)
+            consumers = {}
+            for nd in g.node:
+                for i in nd.input:
+                    consumers.setdefault(i, []).append(nd.op_type)
+            trunk = [nd for nd in g.node if nd.op_type == "Conv" and nd.output[0].startswith("/features/")]
+            self.assertEqual(len(trunk), 53)
+            activated = [c.output[0] for c in trunk if "Relu" in consumers.get(c.output[0], [])]
+            self.assertEqual(len(activated), 33)  # all but the 16 blocks' last convolutions and the 4 shortcuts
+            self.assertFalse(set(activated) & set(names))
+            self.assertTrue(all(c.input[0] in names for c in trunk))
+            quantize_model(src, dst, activation_ranges(src, names, [x]))
+            want, got = ort_outputs(src, x), ort_outputs(dst, x)
+            # an untrained ResNet50's logits are large (its softmax saturates), so the int8 copy is compared on the
+            # predicted class and on the energy (logsumexp of the logits), relative to its size
+            np.testing.assert_array_equal(got["probabilities"].argmax(1), want["probabilities"].argmax(1))
+            rel = np.abs(got["energy"] - want["energy"]) / np.abs(want["energy"])
+            self.assertLess(float(rel.max()), 0.05)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
 
 if __name__ == "__main__":
     unittest.main()
