@@ -8,7 +8,7 @@ import numpy as np
 
 from diagrodl_ml.calibrate import softmax
 from diagrodl_ml.classes import NUM_CLASSES
-from diagrodl_ml.gpufinish import ENSEMBLE_WEIGHT_GRID, choose_weights, combine
+from diagrodl_ml.gpufinish import ENSEMBLE_WEIGHT_GRID, choose_weights, combine, ensemble_speed
 
 SIZES = {"lab": 300, "field": 120, "negatives": 40, "synthetic": 20}
 
@@ -62,6 +62,23 @@ class EnsembleWeightsTest(unittest.TestCase):
         self.assertEqual([r["weights"]["b"] for r in rows if r["weights"]["b"] == 0.0], [])
         self.assertEqual(len(rows), 2)
         self.assertIn(weights["b"], (0.5, 1.0))
+
+    def test_members_too_slow_together_are_ranked_after_every_fast_enough_candidate(self):
+        # b is the useful second network but slow: with it the ensemble runs at 1 / (1/100 + 1/20) = 16.7 images/s
+        speeds = {"a": 100.0, "b": 20.0, "c": 90.0}
+        self.assertAlmostEqual(ensemble_speed(speeds, ["a", "b"]), 1 / (1 / 100 + 1 / 20))
+        free, _ = choose_weights(self.outs, self.y["lab"], self.y["field"])
+        self.assertGreater(free["b"], 0.0)
+        weights, rows = choose_weights(self.outs, self.y["lab"], self.y["field"], speeds=speeds, min_speed=40.0)
+        self.assertEqual(weights["b"], 0.0)  # only a + c runs at 40 images/s or more
+        self.assertGreater(weights["c"], 0.0)
+        self.assertEqual(len(rows), len(ENSEMBLE_WEIGHT_GRID) ** 2 - 1)  # the slow candidates stay, ranked last
+        fast = [r["images_per_s"] >= 40.0 for r in rows]
+        self.assertEqual(fast, sorted(fast, reverse=True))
+        self.assertEqual(rows[0]["images_per_s"], round(ensemble_speed(speeds, ["a", "c"]), 1))
+        # no speed floor: the same ranking as without speeds
+        same, _ = choose_weights(self.outs, self.y["lab"], self.y["field"], speeds=speeds)
+        self.assertEqual(same, free)
 
 
 if __name__ == "__main__":
