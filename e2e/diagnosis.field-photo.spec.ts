@@ -50,7 +50,9 @@ test.describe('a diagnosis of a field-like photo carries the field-photo caution
     await expect(page.getByTestId('history-caution')).toHaveText(FIELD_PHOTO_CAUTION.en);
 
     // the configuration page says, in English too, how often a field diagnosis is right
+    // (the page preselects the server's default model: the MobileNet's panel is chosen here)
     await page.goto('/Custom');
+    await page.getByLabel('Models').selectOption('tomato_leaf_cnn_mobilenet');
     const panel = page.getByTestId('model-reliability');
     await expect(
       panel.getByRole('heading', { name: 'How far can MobileNet v1 be trusted?' }),

@@ -1,6 +1,6 @@
 // The grower's path, on a phone (390 × 844): from the camera to a diagnosis in one press.
 // 'Diagnosticar' on /upload sends the photos, identifies them with the model the person chose
-// or, never having chosen, the default one (MobileNet), and opens /Get_predict with the
+// or, never having chosen, the server's default one, and opens /Get_predict with the
 // diagnosis shown: for one field photo and for twenty, in Spanish and English, and on the
 // device without signal. From the signed-in home it takes three actions. A refused photo is
 // taken again or cropped from its card, and only that photo gets a new answer.
@@ -86,9 +86,16 @@ test.describe('one press: from the photo to the diagnosis', () => {
     await expect(
       page.getByRole('button', { name: 'Descargar el reporte del diagnóstico (PDF)' }),
     ).toBeVisible();
-    // the default model was configured for this person
+    // the server's default model was configured for this person
+    const models = (await (await page.request.get('/diagrodl/models/')).json()) as {
+      id: string;
+      modeloVersion: string;
+      isDefault?: boolean;
+    }[];
+    const byDefault = models.find((m) => m.isDefault)!;
+    expect(byDefault).toBeDefined();
     expect(await (await page.request.get('/diagrodl/post_custom/')).json()).toMatchObject({
-      config: { modelo_version: 'tomato_leaf_cnn_mobilenet', modelId: 'mobilenet' },
+      config: { modelo_version: byDefault.modeloVersion, modelId: byDefault.id },
     });
     await expectAccessible(page, '/Get_predict after "Diagnosticar"');
     await shot(page, 'one-press-results-es-phone');

@@ -10,7 +10,8 @@
  *     files, preprocessing included (the training pipeline's preprocess_file + build_model;
  *     weights do not change the speed, so an untrained network is timed), and the ratio.
  * Heatmap rendering is not included (it is done once per stored row, ~10-30 ms).
- * Goal for MobileNet: at least 100 images/s on two cores.
+ * Goals (issue 50): the server's default model (marked "default": ModelRegistry.defaultId) at least
+ * 40 images/s end to end, the MobileNet at least 150, on two cores.
  * Run: npx tsx bench/diagnosis/run.ts [--no-torch]
  */
 import { spawnSync } from 'node:child_process';
@@ -111,6 +112,7 @@ async function main(): Promise<void> {
     warn: (m) => console.error(m),
   });
   const ids = registry.list().map((m) => m.id);
+  const byDefault = registry.defaultId();
   if (!ids.length) {
     console.log(`No loaded model in ${config.modelsDir}: nothing to measure.`);
     return;
@@ -158,7 +160,7 @@ async function main(): Promise<void> {
       torch = 'not measured for the ensemble (sum of its members)';
     }
     console.log(
-      `${id.padEnd(10)} batch of ${N}: ${ips.toFixed(1)} img/s (${quantile(batchTimes, 0.5).toFixed(0)} ms)` +
+      `${(id === byDefault ? `${id} (default)` : id).padEnd(20)} batch of ${N}: ${ips.toFixed(1)} img/s (${quantile(batchTimes, 0.5).toFixed(0)} ms)` +
         ` | one image: p50 ${quantile(single, 0.5).toFixed(1)} ms, p95 ${quantile(single, 0.95).toFixed(1)} ms` +
         ` | phone photo: p50 ${quantile(phone, 0.5).toFixed(0)} ms` +
         ` | PyTorch: ${torch}`,

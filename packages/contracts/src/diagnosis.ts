@@ -12,12 +12,17 @@ export const CROPS = ['tomate', 'fresa', 'maiz'] as const;
 export const LEVELS = ['hoja', 'fruta', 'raiz', 'tallo', 'flor'] as const;
 export const MODEL_TYPES = ['DL', 'ML', 'DL_ML'] as const;
 
-/** modelo_version values and the shipped model each one runs (models/<file>.onnx). */
+/**
+ * modelo_version values and the shipped model each one runs (models/<file>.onnx). The ensemble's
+ * members are those its card names, so its label here names none: the server's list
+ * (GET /diagrodl/models/) labels it with its members ('Ensemble (ResNet50 + MobileNet)'), and a
+ * stored result, which may come from an ensemble of other members, says 'Ensemble'.
+ */
 export const MODEL_VERSIONS = [
   { value: 'Tomato_leaf_cnn_vgg16', modelId: 'vgg16', label: 'VGG16 v1' },
   { value: 'Tomato_leaf_cnn_resnet50', modelId: 'resnet50', label: 'ResNet50 v1' },
   { value: 'tomato_leaf_cnn_mobilenet', modelId: 'mobilenet', label: 'MobileNet v1' },
-  { value: 'ensemble', modelId: 'ensemble', label: 'Ensemble (VGG16 + ResNet50 + MobileNet)' },
+  { value: 'ensemble', modelId: 'ensemble', label: 'Ensemble' },
 ] as const;
 export type ModelId = (typeof MODEL_VERSIONS)[number]['modelId'];
 
@@ -53,6 +58,11 @@ export interface LoadedModel {
    * leaves, other crops' leaves; reliability.ts). Empty when the model has no card.
    */
   reliability: ReliabilityRow[];
+  /**
+   * Beyond the spec: true on the model a person gets without choosing one, as the server decides it
+   * (ModelRegistry.defaultId: the ensemble when its card says so, else the MobileNet).
+   */
+  isDefault?: boolean;
 }
 
 /** Reply of POST /diagrodl/posts/ (multipart: image, name_img). */

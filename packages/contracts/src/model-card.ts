@@ -317,6 +317,25 @@ export const ensembleCardSchema = z.object({
     // every other key is an evaluation set
     .catchall(evaluationSetSchema)
     .optional(),
+  /**
+   * Optional (cards written since 2026-11-29): how fast the members' graphs ran on the CPU that
+   * wrote the card, each alone and the ensemble (one after the other on each photo), without
+   * decoding and preprocessing (bench/diagnosis measures those too).
+   */
+  speed: z
+    .looseObject({
+      cpu: z.string(),
+      members_images_per_s: z.record(z.string(), z.number().positive()),
+      images_per_s: z.number().positive(),
+      min_for_default: z.number().positive(),
+    })
+    .optional(),
+  /**
+   * Optional: whether the server's default model is the ensemble (it beats each network on field
+   * validation top-1 and its members run at `speed.min_for_default` images per second or more);
+   * absent or false: the MobileNet.
+   */
+  default: z.boolean().optional(),
   notes: z.array(z.string()),
 });
 

@@ -16,7 +16,8 @@
  * recall, the confusion matrix and the share not accepted (split into not a tomato leaf and
  * low confidence), the share given with the field-photo caution and, for a model with a
  * `lab_like` output, the figures of lab-like and field-like photos apart, as JSON. Models come
- * from MODELS_DIR (default models/).
+ * from MODELS_DIR (default models/); without --model, the server's default model (the one a
+ * person gets without choosing: ModelRegistry.defaultId).
  *
  * Any number of paths: onnxruntime-node parses the process's command line
  * (/proc/self/cmdline) recursively when it starts, and a command line of some 30 KB (a shell
@@ -405,8 +406,7 @@ async function main(): Promise<void> {
     warn: (m) => process.stderr.write(`${m}\n`),
   });
   try {
-    const wanted =
-      args.values.model ?? (registry.has('mobilenet') ? 'mobilenet' : registry.list()[0]?.id);
+    const wanted = args.values.model ?? registry.list().find((m) => m.isDefault)?.id;
     if (!wanted) fail(`no usable model in ${config.modelsDir}`, 1);
     const classifier = registry.get(wanted);
     if (!classifier) {

@@ -388,6 +388,58 @@ describe('the ensemble card (models/ensemble.card.json)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('is the default model when its card says so, else the MobileNet is', async () => {
+    const dir = members();
+    const card = writeEnsembleCard(dir, ['mobilenet', 'resnet50'], CARD);
+    const defaults = (r: ModelRegistry) =>
+      r
+        .list()
+        .filter((m) => m.isDefault)
+        .map((m) => m.id);
+    try {
+      for (const flag of [undefined, false, true]) {
+        fs.writeFileSync(
+          path.join(dir, 'ensemble.card.json'),
+          JSON.stringify(flag === undefined ? card : { ...card, default: flag }),
+        );
+        const { registry, warnings } = await loadWithWarnings(dir);
+        try {
+          expect(warnings).toEqual([]);
+          const expected = flag ? 'ensemble' : 'mobilenet';
+          expect(registry.defaultId()).toBe(expected);
+          expect(defaults(registry)).toEqual([expected]);
+        } finally {
+          await registry.close();
+        }
+      }
+      // the server (model worker thread) lists it
+      const s = await startTestServer('sqlite', { MODELS_DIR: dir });
+      try {
+        const models = await json(await fetch(`${s.baseUrl}/diagrodl/models/`));
+        expect(
+          models
+            .filter((m: { isDefault?: boolean }) => m.isDefault)
+            .map((m: { id: string }) => m.id),
+        ).toEqual(['ensemble']);
+      } finally {
+        await s.app.close();
+      }
+      // a card the server cannot use makes no default of an ensemble built without it
+      fs.writeFileSync(
+        path.join(dir, 'ensemble.card.json'),
+        JSON.stringify({ ...card, default: true, members: card.members.slice(0, 1) }),
+      );
+      const { registry } = await loadWithWarnings(dir);
+      try {
+        expect(registry.defaultId()).toBe('mobilenet');
+      } finally {
+        await registry.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('its members are the ones the card names, each weighed as the card says', async () => {
     // three identical files: the card leaves vgg16 out and weighs mobilenet 3 times resnet50
     const dir = makeModelsDir(['mobilenet', 'resnet50', 'vgg16'], {

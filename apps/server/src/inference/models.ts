@@ -351,8 +351,8 @@ export class EnsembleModel implements Classifier {
 }
 
 /**
- * The ensemble's label, its members named in the selector's order ('Ensemble (VGG16 + ResNet50 +
- * MobileNet)' for all three, the label results and reports give it).
+ * The ensemble's label, its members named in the selector's order ('Ensemble (ResNet50 +
+ * MobileNet)'): the configuration page's option and the report's list of models give it.
  */
 function ensembleLabel(members: readonly OnnxModel[]): string {
   const names = MODEL_VERSIONS.filter((v) => members.some((m) => m.id === v.modelId)).map((v) =>
@@ -568,9 +568,21 @@ export class ModelRegistry implements Inference {
     return this.get(id) !== undefined;
   }
 
+  /**
+   * The model a person gets without choosing one: the ensemble when its card says so (`default`:
+   * it beats each network on field validation and runs fast enough, gpufinish.ensemble_card), else
+   * the MobileNet, else the first loaded model in the configuration page's order.
+   */
+  defaultId(): ModelId | undefined {
+    if (this.ensemble?.card?.default === true) return 'ensemble';
+    const loaded = MODEL_VERSIONS.filter((v) => this.has(v.modelId));
+    return (loaded.find((v) => v.modelId === 'mobilenet') ?? loaded[0])?.modelId;
+  }
+
   /** GET /diagrodl/models/ */
   list(): LoadedModelDetails[] {
     const out: LoadedModelDetails[] = [];
+    const byDefault = this.defaultId();
     for (const v of MODEL_VERSIONS) {
       const m = this.get(v.modelId);
       if (!m) continue;
@@ -581,6 +593,7 @@ export class ModelRegistry implements Inference {
         testAccuracy: this.accuracy(v.modelId),
         fieldAccuracy: this.fieldAccuracy(v.modelId),
         reliability: this.reliability(v.modelId),
+        ...(v.modelId === byDefault ? { isDefault: true } : {}),
         threshold: m.threshold,
         ...(m instanceof EnsembleModel ? { members: m.members.map((x) => x.id) } : {}),
         ...(m.leafThreshold === undefined ? {} : { leafThreshold: m.leafThreshold }),

@@ -2,7 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { configFor, defaultModelVersion } from './model-choice.ts';
 
 describe('the model a person gets without choosing one', () => {
-  it('is the MobileNet whenever it is loaded, whatever the order the server lists', () => {
+  it('is the one the server marks as its default', () => {
+    expect(
+      defaultModelVersion([
+        { id: 'resnet50' },
+        { id: 'mobilenet' },
+        { id: 'ensemble', isDefault: true },
+      ]),
+    ).toBe('ensemble');
+    expect(defaultModelVersion([{ id: 'mobilenet', isDefault: true }, { id: 'ensemble' }])).toBe(
+      'tomato_leaf_cnn_mobilenet',
+    );
+  });
+
+  it('without a mark, the MobileNet whenever it is loaded, whatever the order the server lists', () => {
     expect(defaultModelVersion([{ id: 'resnet50' }, { id: 'ensemble' }, { id: 'mobilenet' }])).toBe(
       'tomato_leaf_cnn_mobilenet',
     );

@@ -1,16 +1,22 @@
 import { type ConfigBody, type LoadedModel, MODEL_VERSIONS } from '@diagrodl/contracts';
 
 /**
- * The model a person gets without choosing one: the MobileNet when it is loaded (the default:
- * README, Models), else the first loaded model in the configuration page's order; undefined when
- * none is loaded. The configuration page preselects it; 'Diagnosticar' configures it for a person
- * who never visited that page.
+ * The model a person gets without choosing one: the one the server marks as its default
+ * (`isDefault`: the ensemble when its card says so, else the MobileNet; README, Models), else the
+ * MobileNet when it is loaded, else the first loaded model in the configuration page's order;
+ * undefined when none is loaded. The configuration page preselects it; 'Diagnosticar' configures it
+ * for a person who never visited that page.
  */
 export function defaultModelVersion(
-  models: readonly Pick<LoadedModel, 'id'>[],
+  models: readonly Pick<LoadedModel, 'id' | 'isDefault'>[],
 ): string | undefined {
   const loaded = MODEL_VERSIONS.filter((v) => models.some((m) => m.id === v.modelId));
-  return (loaded.find((v) => v.modelId === 'mobilenet') ?? loaded[0])?.value;
+  const marked = models.find((m) => m.isDefault);
+  return (
+    loaded.find((v) => v.modelId === marked?.id) ??
+    loaded.find((v) => v.modelId === 'mobilenet') ??
+    loaded[0]
+  )?.value;
 }
 
 /** The configuration the server takes for a model version (crop, level and type have one choice). */

@@ -1,6 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ENDPOINTS, type HealthReply, type ReliabilityRow, fieldRowOf } from '@diagrodl/contracts';
+import {
+  ENDPOINTS,
+  type HealthReply,
+  MODEL_VERSIONS,
+  type ReliabilityRow,
+  fieldRowOf,
+} from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { callApi } from '@/lib/api-client.ts';
 import { formatPercent } from '@/lib/format.ts';
@@ -30,13 +36,22 @@ function useLoadedModels(): ModelsState {
   return state;
 }
 
+interface ModelDetails {
+  /**
+   * Each loaded model's figures on the real field photos of its card (`reliability`; the set
+   * contracts fieldRowOf picks, as the configuration page's summary), by model id.
+   */
+  field: Map<string, ReliabilityRow>;
+  /** The ensemble's members (model ids), as the server built it from its card. */
+  members: readonly string[];
+}
+
 /**
- * Each loaded model's figures on the real field photos of its card (GET /diagrodl/models/
- * `reliability`; the set contracts fieldRowOf picks, as the configuration page's summary), by model
- * id; empty while unknown or when the call fails (the list shows the test accuracy alone then).
+ * What GET /diagrodl/models/ adds to the accuracy list; empty while unknown or when the call fails
+ * (the list shows the test accuracy alone then, and the ensemble without its members).
  */
-function useFieldFigures(): Map<string, ReliabilityRow> {
-  const [rows, setRows] = useState(new Map<string, ReliabilityRow>());
+function useModelDetails(): ModelDetails {
+  const [details, setDetails] = useState<ModelDetails>({ field: new Map(), members: [] });
   useEffect(() => {
     let alive = true;
     callApi(ENDPOINTS.models).then(
@@ -45,7 +60,8 @@ function useFieldFigures(): Map<string, ReliabilityRow> {
           const r = fieldRowOf(m.reliability);
           return r?.acceptedShare && r.accuracyAccepted !== undefined ? [[m.id, r] as const] : [];
         });
-        if (alive) setRows(new Map(field));
+        const members = models.find((m) => m.id === 'ensemble')?.members ?? [];
+        if (alive) setDetails({ field: new Map(field), members });
       },
       () => undefined,
     );
@@ -53,14 +69,23 @@ function useFieldFigures(): Map<string, ReliabilityRow> {
       alive = false;
     };
   }, []);
-  return rows;
+  return details;
 }
 
 function ModelAccuracy() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'es';
   const state = useLoadedModels();
-  const field = useFieldFigures();
+  const { field, members } = useModelDetails();
+  const name = (id: string) =>
+    id === 'ensemble' && members.length
+      ? t('diseases.about.modelNames.ensembleOf', {
+          // in the configuration page's order, as the server's label names them
+          members: MODEL_VERSIONS.filter((v) => members.includes(v.modelId))
+            .map((v) => t(`diseases.about.modelNames.${v.modelId}`))
+            .join(' + '),
+        })
+      : t(`diseases.about.modelNames.${id}`, { defaultValue: id });
   const pct = (x: number) => formatPercent(x, lang);
   if (state.status === 'loading') {
     return <p role="status">{t('diseases.about.accuracyLoading')}</p>;
@@ -81,7 +106,7 @@ function ModelAccuracy() {
       <ul data-testid="model-accuracy">
         {state.models.map((m) => (
           <li key={m.id}>
-            <strong>{t(`diseases.about.modelNames.${m.id}`, { defaultValue: m.id })}</strong>:{' '}
+            <strong>{name(m.id)}</strong>:{' '}
             {m.accuracy === null ? t('diseases.about.notMeasured') : pct(m.accuracy)}
             {field.has(m.id) && (
               <span data-testid="model-field">

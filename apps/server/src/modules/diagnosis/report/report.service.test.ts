@@ -41,7 +41,7 @@ function service(goneAfter: number) {
     listDone: async () => (goneAfter && ++reads >= goneAfter ? [] : [row]),
     userLanguage: async () => ({ language: 'es', userName: 'ana01' }),
   } as unknown as DiagnosisRepository;
-  const models = { accuracy: () => 0.98, thumbnail: async () => null } as never;
+  const models = { accuracy: () => 0.98, list: () => [], thumbnail: async () => null } as never;
   return { svc: new ReportService(repo, media, models), reports: () => media.dir('reports', 1) };
 }
 

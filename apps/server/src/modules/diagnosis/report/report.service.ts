@@ -21,7 +21,7 @@ export class ReportService {
     private readonly repo: DiagnosisRepository,
     private readonly media: MediaStore,
     /** Test accuracies for the cover; small JPEGs of the photo and its heatmap, off the event loop. */
-    private readonly models: Pick<ModelWorker, 'accuracy' | 'thumbnail'>,
+    private readonly models: Pick<ModelWorker, 'accuracy' | 'list' | 'thumbnail'>,
   ) {}
 
   /** `asked`: the page's language when the request names one; else the account's. */
@@ -58,8 +58,9 @@ export class ReportService {
       userName: user?.userName ?? String(userId),
       date: new Date(),
       language,
+      // the models as the server has them now, as their accuracy (the ensemble with its members)
       models: models.map((id) => ({
-        label: ModelRegistry.label(id),
+        label: this.models.list().find((m) => m.id === id)?.label ?? ModelRegistry.label(id),
         accuracy: this.models.accuracy(id),
       })),
       images,
