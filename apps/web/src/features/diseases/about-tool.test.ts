@@ -49,6 +49,9 @@ const card = (id: Id): Card =>
 
 /** The ensemble's card: its `field_evaluation` (cards written since 2026-11-28) as the pipeline writes it. */
 interface EnsembleCard {
+  members: { id: Id; weight?: number }[];
+  /** whether the server's default model is the ensemble (absent: the MobileNet is) */
+  default?: boolean;
   metrics: { accuracy: number };
   rejection: { threshold: number; field_threshold?: number };
   field_evaluation?: {
@@ -105,7 +108,8 @@ const WORDS = {
     outputs: (n: number) => `${n} salidas`,
     millions: (m: string) => `${m} millones de parámetros`,
     fieldItem: 'Fotos de campo:',
-    ensemble: 'Conjunto de los tres modelos',
+    ensemble: 'Conjunto de',
+    byDefault: 'Es el modelo predeterminado',
     aboveEach: 'más que cualquiera de ellos',
     beatsEach: 'más a menudo que la de cada uno de los tres',
     onePhoto: 'una sola foto más',
@@ -126,7 +130,8 @@ const WORDS = {
     outputs: (n: number) => `${n} outputs`,
     millions: (m: string) => `${m} million parameters`,
     fieldItem: 'Field photos:',
-    ensemble: 'The ensemble of the three models',
+    ensemble: 'The ensemble of',
+    byDefault: 'It is the model chosen by default',
     aboveEach: 'more than any of them',
     beatsEach: "more often than each of the three's",
     onePhoto: 'a single photo more',
@@ -256,6 +261,8 @@ describe.each([
         held.accepted_share!,
         held.accuracy_accepted!,
         val.top1!,
+        val.accepted_share!,
+        val.accuracy_accepted!,
         ...IDS.map((id) => members[id]!.top1),
       ].map(pct);
       for (const f of figures) {
@@ -264,6 +271,11 @@ describe.each([
       }
       expect(ensItem).toContain(`${held.n} `);
       expect(ensItem).toContain(`${val.n} `);
+      // its members and their weights, as its card names them
+      for (const m of ens.members) {
+        expect(ensItem.slice(0, ensItem.indexOf(':')), m.id).toContain(NAME[m.id]);
+        expect(ensItem, `${m.id} weight`).toContain(`${NAME[m.id]} ${m.weight ?? 1}`);
+      }
       expect(ensItem.includes(words.beatsEach)).toBe(
         fe.beats_each_member_on_field_val_top1 === true,
       );
@@ -277,6 +289,11 @@ describe.each([
         photos(val.top1!) - photos(members.mobilenet!.top1) === 1,
       );
     }
+    // the default model: the ensemble where its card says so (and the server offers it), else the MobileNet
+    const ensDefault = ens.default === true && ensembleOffered();
+    expect(ensItem?.includes(words.byDefault) ?? false).toBe(ensDefault);
+    const mobItem = items.find((i) => i.startsWith('MobileNet:'))!;
+    expect(mobItem.includes(words.byDefault)).toBe(!ensDefault);
     // the field goal (right when given) is met, where a card says so, on both sources' validation
     // photos: the page says so with that figure, next to the held-out one
     const goals = items.find((i) => i.includes(words.goalMet));
