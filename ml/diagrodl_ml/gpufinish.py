@@ -270,6 +270,12 @@ def _thresholds(mean: dict[str, dict[str, np.ndarray]], y_lab: np.ndarray, y_fie
 ENSEMBLE_WEIGHT_GRID = (0.0, 0.125, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
 
 
+def _validation_rank(r: dict) -> tuple:
+    """A weight candidate's rank on validation (choose_weights' rows): the lowest field log loss, then the higher field
+    top-1, then the fewer members."""
+    return r["field_log_loss"], -r["field_top1"], r["members"]
+
+
 def ensemble_speed(speeds: dict[str, float], members: list[str]) -> float:
     """Images per second of the members' graphs run one after the other on each photo (1 / the sum of 1 / each)."""
     return 1.0 / sum(1.0 / speeds[m] for m in members)
@@ -306,8 +312,7 @@ def choose_weights(outs: dict[str, dict[str, dict[str, np.ndarray]]], y_lab: np.
                      "members": sum(w > 0 for w in weights.values())})
         if speeds:
             rows[-1]["images_per_s"] = round(ensemble_speed(speeds, [m for m, w in weights.items() if w > 0]), 1)
-    rows.sort(key=lambda r: (r.get("images_per_s", min_speed) < min_speed, r["field_log_loss"], -r["field_top1"],
-                             r["members"]))
+    rows.sort(key=lambda r: (r.get("images_per_s", min_speed) < min_speed, *_validation_rank(r)))
     return rows[0]["weights"], rows
 
 
@@ -379,7 +384,7 @@ def _member_outputs(model_path: Path, card: dict, runs_dirs: list[Path], sets: d
 
 
 def _weights_note(rows: list[dict], equal: dict, shipped: list[str]) -> str:
-    best = min(rows, key=lambda r: (r["field_log_loss"], -r["field_top1"], r["members"]))
+    best = min(rows, key=_validation_rank)
 
     def say(r: dict) -> str:
         w = ", ".join(f"{m} {r['weights'][m]:g}" for m in shipped)

@@ -26,6 +26,11 @@ export const MODEL_VERSIONS = [
 ] as const;
 export type ModelId = (typeof MODEL_VERSIONS)[number]['modelId'];
 
+/** The MODEL_VERSIONS entries of some model ids, in the configuration page's order. */
+export function inSelectorOrder(ids: readonly string[]): (typeof MODEL_VERSIONS)[number][] {
+  return MODEL_VERSIONS.filter((v) => ids.includes(v.modelId));
+}
+
 /** multipart body of POST /diagrodl/post_custom/ */
 export interface ConfigBody {
   cultivo: string;

@@ -21,6 +21,7 @@ import {
   type ReliabilityRow,
   ensembleReliabilityOf,
   fieldTop1Of,
+  inSelectorOrder,
   reliabilityOf,
 } from '@diagrodl/contracts';
 import {
@@ -355,9 +356,7 @@ export class EnsembleModel implements Classifier {
  * MobileNet)'): the configuration page's option and the report's list of models give it.
  */
 function ensembleLabel(members: readonly OnnxModel[]): string {
-  const names = MODEL_VERSIONS.filter((v) => members.some((m) => m.id === v.modelId)).map((v) =>
-    v.label.replace(/ v\d+$/, ''),
-  );
+  const names = inSelectorOrder(members.map((m) => m.id)).map((v) => v.label.replace(/ v\d+$/, ''));
   return `Ensemble (${names.join(' + ')})`;
 }
 

@@ -1,4 +1,4 @@
-import { type ConfigBody, type LoadedModel, MODEL_VERSIONS } from '@diagrodl/contracts';
+import { type ConfigBody, type LoadedModel, inSelectorOrder } from '@diagrodl/contracts';
 
 /**
  * The model a person gets without choosing one: the one the server marks as its default
@@ -10,7 +10,7 @@ import { type ConfigBody, type LoadedModel, MODEL_VERSIONS } from '@diagrodl/con
 export function defaultModelVersion(
   models: readonly Pick<LoadedModel, 'id' | 'isDefault'>[],
 ): string | undefined {
-  const loaded = MODEL_VERSIONS.filter((v) => models.some((m) => m.id === v.modelId));
+  const loaded = inSelectorOrder(models.map((m) => m.id));
   const marked = models.find((m) => m.isDefault);
   return (
     loaded.find((v) => v.modelId === marked?.id) ??

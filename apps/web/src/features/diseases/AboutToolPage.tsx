@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import {
   ENDPOINTS,
   type HealthReply,
-  MODEL_VERSIONS,
   type ReliabilityRow,
   fieldRowOf,
+  inSelectorOrder,
 } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { callApi } from '@/lib/api-client.ts';
@@ -81,7 +81,7 @@ function ModelAccuracy() {
     id === 'ensemble' && members.length
       ? t('diseases.about.modelNames.ensembleOf', {
           // in the configuration page's order, as the server's label names them
-          members: MODEL_VERSIONS.filter((v) => members.includes(v.modelId))
+          members: inSelectorOrder(members)
             .map((v) => t(`diseases.about.modelNames.${v.modelId}`))
             .join(' + '),
         })

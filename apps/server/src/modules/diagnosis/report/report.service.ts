@@ -53,6 +53,7 @@ export class ReportService {
         pageUrl: `${baseUrl}${view.page}`,
       });
     }
+    const listed = this.models.list();
     const pdf = await renderDiagnosisReport({
       productName: TOOL,
       userName: user?.userName ?? String(userId),
@@ -60,7 +61,7 @@ export class ReportService {
       language,
       // the models as the server has them now, as their accuracy (the ensemble with its members)
       models: models.map((id) => ({
-        label: this.models.list().find((m) => m.id === id)?.label ?? ModelRegistry.label(id),
+        label: listed.find((m) => m.id === id)?.label ?? ModelRegistry.label(id),
         accuracy: this.models.accuracy(id),
       })),
       images,
