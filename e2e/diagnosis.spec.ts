@@ -193,6 +193,8 @@ test.describe('diagnosis flow', () => {
     // start anew: rows deleted, back to /Custom
     await page.getByRole('button', { name: 'Iniciar nueva identificación' }).click();
     await expect(page).toHaveURL(/\/Custom$/);
+    // the model chosen above stays chosen (the server's default is the ensemble)
+    await expect(page.getByLabel('Modelos')).toHaveValue('tomato_leaf_cnn_mobilenet');
     const after = await page.request.get('/diagrodl/posts/');
     expect(await after.json()).toEqual([]);
 

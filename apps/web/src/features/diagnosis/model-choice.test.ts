@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { configFor, defaultModelVersion } from './model-choice.ts';
+import type { LoadedModel } from '@diagrodl/contracts';
+import { configFor, defaultModelVersion, preselectedVersion } from './model-choice.ts';
 
 describe('the model a person gets without choosing one', () => {
   it('is the one the server marks as its default', () => {
@@ -30,6 +31,22 @@ describe('the model a person gets without choosing one', () => {
 
   it('is undefined when the server has no model loaded', () => {
     expect(defaultModelVersion([])).toBeUndefined();
+  });
+
+  it("on the configuration page, gives way to the person's stored choice while it is loaded", () => {
+    const models: Pick<LoadedModel, 'id' | 'isDefault'>[] = [
+      { id: 'resnet50' },
+      { id: 'mobilenet' },
+      { id: 'ensemble', isDefault: true },
+    ];
+    expect(preselectedVersion(models, 'Tomato_leaf_cnn_resnet50')).toBe('Tomato_leaf_cnn_resnet50');
+    expect(preselectedVersion(models, 'tomato_leaf_cnn_mobilenet')).toBe(
+      'tomato_leaf_cnn_mobilenet',
+    );
+    // never chosen, a model no longer loaded, or a value the selector does not know: the default
+    expect(preselectedVersion(models, undefined)).toBe('ensemble');
+    expect(preselectedVersion(models, 'Tomato_leaf_cnn_vgg16')).toBe('ensemble');
+    expect(preselectedVersion(models, 'nonsense')).toBe('ensemble');
   });
 
   it('is configured as tomato, leaf, DL', () => {

@@ -19,6 +19,18 @@ export function defaultModelVersion(
   )?.value;
 }
 
+/**
+ * The model the configuration page shows chosen: the person's stored choice (GET post_custom)
+ * while that model is loaded, so coming back to /Custom does not undo it; else the default.
+ */
+export function preselectedVersion(
+  models: readonly Pick<LoadedModel, 'id' | 'isDefault'>[],
+  stored: string | undefined,
+): string | undefined {
+  const loaded = inSelectorOrder(models.map((m) => m.id));
+  return loaded.find((v) => v.value === stored)?.value ?? defaultModelVersion(models);
+}
+
 /** The configuration the server takes for a model version (crop, level and type have one choice). */
 export function configFor(modeloVersion: string): ConfigBody {
   return { cultivo: 'tomate', nivel: 'hoja', tipo_modelo: 'DL', modelo_version: modeloVersion };

@@ -1,11 +1,11 @@
 // The configuration page (/Custom): each loaded model with its measured test accuracy, the
 // ensemble's too when the server has its card (GET /diagrodl/models/ gives a testAccuracy), and
 // the accuracy on real field photos when the card measured it (fieldAccuracy).
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { LoadedModelDetails } from '@diagrodl/contracts';
+import type { ConfigStateReply, LoadedModelDetails } from '@diagrodl/contracts';
 import i18n from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
 import CustomPage from './CustomPage.tsx';
@@ -70,9 +70,13 @@ const MODELS: LoadedModelDetails[] = [
   },
 ];
 
-async function options(models: LoadedModelDetails[]): Promise<string[]> {
+async function options(
+  models: LoadedModelDetails[],
+  stored: Promise<ConfigStateReply> = Promise.resolve({ config: null }),
+): Promise<string[]> {
   await i18n.changeLanguage('es');
   vi.spyOn(diagnosisApi, 'models').mockResolvedValue(models);
+  vi.spyOn(diagnosisApi, 'config').mockReturnValue(stored);
   render(
     <I18nextProvider i18n={i18n}>
       <MemoryRouter>
@@ -194,6 +198,30 @@ describe('the configuration page', () => {
       '0.0%',
       '—',
     ]);
+  });
+
+  it("preselects the person's stored choice, and the default when there is none to keep", async () => {
+    const chosen = () => (screen.getByLabelText('Modelos') as HTMLSelectElement).value;
+    const stored: ConfigStateReply = {
+      config: {
+        cultivo: 'tomate',
+        nivel: 'hoja',
+        tipo_modelo: 'DL',
+        modelo_version: 'Tomato_leaf_cnn_resnet50',
+        modelId: 'resnet50',
+      },
+    };
+    await options(MODELS, Promise.resolve(stored));
+    expect(
+      await screen.findByRole('heading', { name: '¿Qué tan confiable es ResNet50 v1?' }),
+    ).toBeTruthy();
+    expect(chosen()).toBe('Tomato_leaf_cnn_resnet50');
+    cleanup();
+    // the stored choice cannot be read (signed out, server error): the default, without an error
+    await options(MODELS, Promise.reject(new Error('401')));
+    expect(await screen.findByRole('heading', { name: /MobileNet v1/ })).toBeTruthy();
+    expect(chosen()).toBe('tomato_leaf_cnn_mobilenet');
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('shows no figures for a model without a card', async () => {

@@ -20,7 +20,7 @@ import { currentLanguage } from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
 import { DeviceReadiness } from '../device/DeviceReadiness.tsx';
 import { cachedDeviceCard } from '../device/model.ts';
-import { configFor, defaultModelVersion } from '../model-choice.ts';
+import { configFor, preselectedVersion } from '../model-choice.ts';
 import { errorText } from './errors.ts';
 import { ModelReliability } from './ModelReliability.tsx';
 
@@ -59,10 +59,18 @@ export default function CustomPage() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    (navigator.onLine ? diagnosisApi.models() : deviceModels())
-      .then((models) => {
+    const online = navigator.onLine;
+    // the stored choice only preselects: without it (or offline) the default does
+    const stored = online
+      ? diagnosisApi.config().then(
+          ({ config }) => config?.modelo_version,
+          () => undefined,
+        )
+      : Promise.resolve(undefined);
+    Promise.all([online ? diagnosisApi.models() : deviceModels(), stored])
+      .then(([models, choice]) => {
         setLoaded(models);
-        const first = defaultModelVersion(models);
+        const first = preselectedVersion(models, choice);
         if (first) setVersion(first);
       })
       .catch((err: unknown) => setError(errorText(err, t)));
