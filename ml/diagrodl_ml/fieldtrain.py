@@ -352,6 +352,21 @@ def stress_set(cache, test_idx: np.ndarray, backgrounds: list[np.ndarray], seed:
     return np.stack(imgs), cache.labels[test_idx]
 
 
+def probe_sets(cache, src: dict) -> dict[str, tuple[np.ndarray, np.ndarray | None]]:
+    """The held-out sets beside the photos of the sources (224 px uint8, labels or None for "not a tomato leaf"), as
+    every card names them: `negatives_holdout` (the negatives' held-out part), `stress_from_lab_test` (stress_set on
+    those negatives) and `synthetic_non_leaf_fresh_seed` (200 procedural non-leaves of a seed no training used)."""
+    held = src["negatives_split"]["holdout"]
+    if src.get("max_neg"):
+        held = held[: src["max_neg"]]
+    neg_hold = load_photos(NEGATIVES_DIR, [p.rel_path for p in held])
+    xs, ys = stress_set(cache, src["lab_test"], [n for n in neg_hold if n.shape[0] >= 200] or neg_hold)
+    srng = np.random.default_rng(999)
+    synth = np.stack([FA.synthetic_non_leaf(srng) for _ in range(200)])
+    return {"negatives_holdout": (np.stack(neg_hold), None), "stress_from_lab_test": (xs, ys),
+            "synthetic_non_leaf_fresh_seed": (synth, None)}
+
+
 def evaluate_export(model, onnx_path: Path, cache, src: dict, rules: dict) -> dict:
     use_ort = node_ort_available()
     rule = decision_rule(rules)
@@ -359,22 +374,11 @@ def evaluate_export(model, onnx_path: Path, cache, src: dict, rules: dict) -> di
     xt = np.concatenate(list(batches_from_u8(cache.images[test], 224)))
     out_test = _ort_or_torch(model, onnx_path, xt, use_ort, rules)
     y_test = cache.labels[test]
-    held = src["negatives_split"]["holdout"]
-    if src.get("max_neg"):
-        held = held[: src["max_neg"]]
-    neg_hold = load_photos(NEGATIVES_DIR, [p.rel_path for p in held])
-    xs, ys = stress_set(cache, test, [n for n in neg_hold if n.shape[0] >= 200] or neg_hold)
     fv_imgs, fv_y = src["field_val"]
     out_field = _ort_or_torch(model, onnx_path, normalise_u8(np.stack(fv_imgs)), use_ort, rules)
-    report = {
-        "lab_test": set_report(out_test, y_test, rule),
-        "field_val": set_report(out_field, fv_y, rule),
-        "negatives_holdout": set_report(_ort_or_torch(model, onnx_path, normalise_u8(np.stack(neg_hold)), use_ort, rules), None, rule),
-        "stress_from_lab_test": set_report(_ort_or_torch(model, onnx_path, normalise_u8(xs), use_ort, rules), ys, rule),
-    }
-    srng = np.random.default_rng(999)
-    synth = np.stack([FA.synthetic_non_leaf(srng) for _ in range(200)])
-    report["synthetic_non_leaf_fresh_seed"] = set_report(_ort_or_torch(model, onnx_path, normalise_u8(synth), use_ort, rules), None, rule)
+    report = {"lab_test": set_report(out_test, y_test, rule), "field_val": set_report(out_field, fv_y, rule)}
+    for name, (x, y) in probe_sets(cache, src).items():
+        report[name] = set_report(_ort_or_torch(model, onnx_path, normalise_u8(x), use_ort, rules), y, rule)
     if "field2_val" in src:  # the sets added on 2026-11-28 (new_sources)
         run = lambda imgs: _ort_or_torch(model, onnx_path, normalise_u8(np.stack(imgs)), use_ort, rules)  # noqa: E731
         o1, o2 = out_field, run(src["field2_val"][0])

@@ -17,14 +17,14 @@ from pathlib import Path
 import numpy as np
 import onnx
 
-from .card import build_card, card_path, data_section, model_name, write_card
+from .card import build_card, card_path, data_section, goals_check, model_name, write_card
 from .calibrate import calibrated, ece
 from .classes import CLASS_IDS, NUM_CLASSES
 from .data import DEFAULT_CACHE_DIR, Prepared, lab_test_photos
 from .evaluate import batches_from_u8, calibration_summary, metrics, ort_outputs
 from .export import export_onnx, file_digest as file_digest_of
 from .fieldtrain import (
-    _ort_or_torch, calibration_section, choose_thresholds, cpu_kind, decision_rule, evaluate_export, extra_goals, field_val_all, load_sources, ood_section,
+    _ort_or_torch, calibration_section, choose_thresholds, cpu_kind, decision_rule, evaluate_export, extra_goals, field_val_all, load_sources, ood_section, probe_sets,
     rejection_section, rules_from_logits, sources_data_block, validation_sets,
 )
 from .gputrain import BN_PHOTOS, IMAGENET_ARCH, NOT_LEAF, RESNET_ARCH, load_weights
@@ -180,12 +180,14 @@ assert NOT_LEAF == NUM_CLASSES
 
 # ------------------------------------------------------------ `gpu ensemble-card`: the ensemble's rules and figures
 def ensemble_field_evaluation(models_dir: Path, weights: dict[str, float], cards: dict[str, dict],
-                              field_val: dict[str, dict[str, np.ndarray]], src: dict, rule: dict) -> dict:
+                              field_val: dict[str, dict[str, np.ndarray]], src: dict, rule: dict,
+                              probes: dict[str, tuple[np.ndarray, np.ndarray | None]] | None = None) -> dict:
     """The ensemble's figures (weighted mean of the members' calibrated probabilities, mean of their leaf outputs) on
     the field validation photos of both sources (`field_val`: each shipped network's outputs there, `cards` its card),
-    and, from the members' files, on the held-out field photos no member trained on (held_out_sources) and the other
-    crops' held-out leaves; beside them every shipped network's own figures on the field validation photos, members
-    or not."""
+    and, from the members' files, on the held-out field photos no member trained on (held_out_sources), the other
+    crops' held-out leaves and `probes` (fieldtrain.probe_sets: the held-out everyday negatives, when no member trained
+    on them, the stress set and fresh synthetic non-leaves), as each network's card gives them; beside them every
+    shipped network's own figures on the field validation photos, members or not."""
     members = {m: cards[m] for m in weights}
     clean = held_out_sources(members)
     keep = np.isin(src["field_holdout_source"], clean)
@@ -196,6 +198,9 @@ def ensemble_field_evaluation(models_dir: Path, weights: dict[str, float], cards
         sets[key] = ([im for im, k in zip(imgs, keep) if k], np.asarray(labels)[keep])
     if held_out_by_all(members, "other_crop"):
         sets["other_crop_holdout"] = (src["other_crop_holdout"], None)
+    for name, (x, y) in (probes or {}).items():
+        if name != "negatives_holdout" or held_out_by_all(members, "negatives"):
+            sets[name] = (x, y)
     y_val = np.asarray(field_val_all(src)[1])
     mean = combine(field_val, weights)
     out: dict = {"field_holdout_sources": clean, "field_val_all": set_report(mean, y_val, rule)}
@@ -485,13 +490,21 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
     }
     if "field2_val" in src:
         card["field_evaluation"] = ensemble_field_evaluation(models_dir, weights, cards,
-                                                             {m: outs[m]["field"] for m in shipped}, src, r)
+                                                             {m: outs[m]["field"] for m in shipped}, src, r,
+                                                             probe_sets(data.cache, src))
         fe = card["field_evaluation"]
         card["notes"].append("field_evaluation: the ensemble's outputs (weighted mean of the members' files) on both field "
                              "sources' validation parts, the held-out photos of the field sources no member trained on "
-                             f"(field_holdout_sources: {fe['field_holdout_sources']}) and the other crops' held-out leaves, "
-                             "at the thresholds above; members_field_val_all: each shipped network's own figures on the "
-                             "same validation photos")
+                             f"(field_holdout_sources: {fe['field_holdout_sources']}), the other crops' held-out leaves, the "
+                             "held-out everyday negatives (negatives_holdout), lab test leaves made field-like "
+                             "(stress_from_lab_test) and fresh synthetic non-leaves, at the thresholds above; "
+                             "members_field_val_all: each shipped network's own figures on the same validation photos")
+    # the issue's goals, checked as each network's card checks its own (card.goals_check, fieldtrain.extra_goals)
+    mt = card["metrics"]
+    card["goals"] = goals_check("ensemble", mt["accuracy"], mt["min_recall"], mt["ece"])
+    fe = card.get("field_evaluation", {})
+    if all(k in fe for k in ("field_val", "field2_val", "field_val_all", "negatives_holdout", "other_crop_holdout")):
+        card["goals"].update(extra_goals({**fe, "lab_test": {"refused_share": round(1 - mt["coverage"], 4)}}))
     # the server's default: the ensemble when it beats each network on field validation and runs fast enough
     fast = card["speed"]["images_per_s"] >= DEFAULT_MIN_SPEED
     card["default"] = bool(fast and card.get("field_evaluation", {}).get("beats_each_member_on_field_val_top1"))

@@ -336,6 +336,18 @@ export const ensembleCardSchema = z.object({
    * absent or false: the MobileNet.
    */
   default: z.boolean().optional(),
+  /**
+   * Optional (cards written since 2026-11-29): the goals of the lab test split, the field sets and
+   * the refusals, and whether the ensemble meets each, as a model card's `goals` says them.
+   */
+  goals: z
+    .looseObject({
+      top1_accuracy: rate,
+      min_class_recall: rate,
+      ece_after: rate,
+      met: z.record(z.string(), z.boolean()),
+    })
+    .optional(),
   notes: z.array(z.string()),
 });
 

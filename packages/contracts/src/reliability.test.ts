@@ -100,12 +100,15 @@ describe('reliabilityOf (the shipped cards)', () => {
     const rows = ensembleReliabilityOf(card);
     // the lab rows, then a row for each set the card's field evaluation holds, in the page's order
     const fe = card.field_evaluation ?? {};
+    // the stress set's row reads the card's stress_from_lab_test, as for a network's card
+    const keyOf = (set: string) => (set === 'stress' ? 'stress_from_lab_test' : set);
     const measured = RELIABILITY_SETS.filter(
-      (set) => set !== 'lab_test' && set !== 'lab_new_leaves' && fe[set] !== undefined,
+      (set) => set !== 'lab_test' && set !== 'lab_new_leaves' && fe[keyOf(set)] !== undefined,
     );
     expect(rows.map((r) => r.set)).toEqual(['lab_test', 'lab_new_leaves', ...measured]);
+    expect(measured).toEqual(expect.arrayContaining(['stress', 'negatives_holdout']));
     for (const row of rows.slice(2)) {
-      const e = fe[row.set]!;
+      const e = fe[keyOf(row.set)]!;
       expect(row, row.set).toMatchObject({ n: e.n });
       if (e.top1 !== undefined)
         expect(row).toMatchObject({

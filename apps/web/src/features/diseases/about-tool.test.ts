@@ -60,6 +60,8 @@ interface EnsembleCard {
     /** the second source's held-out photos, where a member trained on the first source's */
     field_holdout_2?: Evaluation;
     other_crop_holdout?: Evaluation;
+    /** the held-out everyday photos (cards written since 2026-11-29) */
+    negatives_holdout?: Evaluation;
     members_field_val_all?: Partial<Record<Id, { top1: number }>>;
     beats_each_member_on_field_val_top1?: boolean;
   };
@@ -264,6 +266,8 @@ describe.each([
         val.accepted_share!,
         val.accuracy_accepted!,
         ...IDS.map((id) => members[id]!.top1),
+        // the held-out everyday photos, where its card measured them (since 2026-11-29)
+        ...(fe.negatives_holdout ? [fe.negatives_holdout.refused_share!] : []),
       ].map(pct);
       for (const f of figures) {
         expect(ensItem, `ensemble: ${f}`).toContain(f);
