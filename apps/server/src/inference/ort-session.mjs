@@ -32,16 +32,21 @@ function readCpuinfo() {
   }
 }
 
-/** The options every diagnosis session is created with: 2 intra-op threads unless told. */
+/**
+ * The options every diagnosis session is created with: 2 intra-op threads unless told, and threads
+ * that sleep when their work is done. Each session has its own threads, and by default they spin
+ * a while after each run: on two cores the MobileNet's spinning thread then slowed the ResNet50
+ * that runs right after it in the ensemble, and the photo decoding between runs
+ * (bench/diagnosis, 2026-11-29: the ensemble's one photo p50 about 50 ms spinning, 25 ms not).
+ */
 export function diagnosisSessionOptions(threads = 2) {
-  const options = {
+  const session = { 'intra_op.allow_spinning': '0' };
+  if (needsExactInt8(process.arch, readCpuinfo())) session.x64quantprecision = '1';
+  return {
     executionProviders: ['cpu'],
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
+    extra: { session },
   };
-  if (needsExactInt8(process.arch, readCpuinfo())) {
-    options.extra = { session: { x64quantprecision: '1' } };
-  }
-  return options;
 }

@@ -46,6 +46,11 @@ describe('diagnosisSessionOptions', () => {
     });
     expect(diagnosisSessionOptions().intraOpNumThreads).toBe(2);
   });
+  it("lets each session's threads sleep after a run, so that the next session has both cores", () => {
+    expect(diagnosisSessionOptions().extra).toMatchObject({
+      session: { 'intra_op.allow_spinning': '0' },
+    });
+  });
 });
 
 describe('the int8 products on this CPU', () => {
