@@ -29,7 +29,7 @@ from .card import card_path, write_card
 from .ensemble import LAB_LIKE
 from .export import file_digest
 from .fieldtrain import drop_cpu_figures, evaluation_sources, field_val_all, rethreshold
-from .quantize import probe_outputs
+from .quantize import lab_like_shares, probe_outputs
 from .sources import NEGATIVES_DIR
 from .transfer import LAB_LIKE_CUT, load_photos, normalise_u8, sigmoid, to224
 
@@ -189,7 +189,7 @@ def attach_lab_like(model: Path, dst: Path, cache_dir: Path = D.DEFAULT_CACHE_DI
     gate = fit_gate(feats["lab"], feats["not_lab"])
     val = {"lab": pooled_features(model, [to224(np.asarray(cache.images[j])) for j in src["lab_val"]]),
            "field": pooled_features(model, field_val_all(src)[0])}
-    share = {k: round(float((gate_of(v, gate) >= LAB_LIKE_CUT).mean()), 4) for k, v in val.items()}
+    share = lab_like_shares(gate_of(val["lab"], gate), gate_of(val["field"], gate))
     add_lab_like(model, dst, gate)
     card["file"].update(name=dst.name, **file_digest(dst))
     card["parameters"] = int(card.get("parameters", 0)) + int(gate[0].size + 1)

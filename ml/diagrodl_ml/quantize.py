@@ -29,7 +29,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from . import data as D
-from .calibrate import calibrated, calibration_method, choose_calibration, ece, nll, softmax
+from .calibrate import LAB_LIKE_CUT, calibrated, calibration_method, choose_calibration, ece, nll, softmax
 from .card import card_path, write_card
 from .evaluate import ort_outputs
 from .export import file_digest
@@ -306,6 +306,13 @@ def _downstream(nodes: list, first) -> set[int]:
     return out
 
 
+def lab_like_shares(gate_lab: np.ndarray, gate_field: np.ndarray) -> dict[str, float]:
+    """The card's `lab_like_gate.val_share_lab_like`: the share of lab and of field validation photos whose
+    `lab_like` is at least LAB_LIKE_CUT (lab-like photos)."""
+    return {k: round(float((np.asarray(v).reshape(-1) >= LAB_LIKE_CUT).mean()), 4)
+            for k, v in (("lab", gate_lab), ("field", gate_field))}
+
+
 def recalibrate(model_path: Path, sources: tuple) -> dict:
     """Fits the temperature and class biases again on the lab validation split, on this file's own disease
     logits (a graft or quantization moves them), writes them into the graph and the card. The leaf scaling and
@@ -330,6 +337,8 @@ def recalibrate(model_path: Path, sources: tuple) -> dict:
     gate_lab = np.concatenate([b[1] for b in lab]).reshape(-1) if gated else None
     others = {"field": (field[0].astype(np.float64), np.asarray(field_y), field[1].reshape(-1) if gated else None)}
     cal = choose_calibration(logits, y, seed=cfg.seed, others=others, gate=gate_lab)
+    if gated and "lab_like_gate" in card:  # quantization moves the pooled features the gate reads
+        card["lab_like_gate"]["val_share_lab_like"] = lab_like_shares(gate_lab, field[1])
     t, bias = cal["temperature"], cal["bias"]
     for init in m.graph.initializer:
         if init.name == "inv_t":

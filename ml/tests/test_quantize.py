@@ -14,7 +14,7 @@ from onnx import TensorProto
 from diagrodl_ml.evaluate import node_ort_available, ort_outputs
 from diagrodl_ml.export import _fp16_initializers
 from diagrodl_ml.fixtures import tiny_reference
-from diagrodl_ml.quantize import WEIGHT_MAX, activation_ranges, activations_to_quantize, quantize_model
+from diagrodl_ml.quantize import WEIGHT_MAX, activation_ranges, activations_to_quantize, lab_like_shares, quantize_model
 
 
 @unittest.skipUnless(node_ort_available(), "node with onnxruntime-node is needed to run ONNX")
@@ -111,6 +111,11 @@ class QuantizeTest(unittest.TestCase):
             self.assertLess(float(rel.max()), 0.05)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+    def test_lab_like_shares_count_photos_at_the_cut_as_lab_like(self) -> None:
+        # the int8 copy's card measures them again on its own gate (recalibrate): quantization moves its features
+        shares = lab_like_shares(np.array([[0.9], [0.5], [0.49], [1.0]]), np.array([0.1, 0.2, 0.7]))
+        self.assertEqual(shares, {"lab": 0.75, "field": 0.3333})
 
 
 if __name__ == "__main__":
