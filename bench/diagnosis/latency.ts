@@ -1,7 +1,7 @@
 /**
  * Does identification block the server for everyone else? (README: Design in a page, the identification queue; goal: under 100 ms p99)
  * One server process (embedded mode, the shipped models); user A uploads 50 twelve-megapixel
- * photos (4000 x 3000 JPEG) and identifies them, while user B asks GET /api/session/ over and
+ * photos (4000 x 3000 JPEG) and identifies them with the server's default model, while user B asks GET /api/session/ over and
  * over (one request at a time, 20 ms apart). Prints B's latency (p50, p95, p99, max) while idle
  * and while A's identification runs, and how long the identification took.
  *
@@ -11,7 +11,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { DIAGNOSIS_PATHS as P } from '../../packages/contracts/src/index.ts';
+import {
+  DIAGNOSIS_PATHS as P,
+  type LoadedModelDetails,
+} from '../../packages/contracts/src/index.ts';
 import { repoRoot } from '../../apps/server/src/config.ts';
 import type { Browser } from '../../apps/server/src/testing/harness.ts';
 import {
@@ -84,7 +87,12 @@ try {
   console.log(
     `photo: ${meta.width} x ${meta.height} JPEG, ${(photo.length / 1e6).toFixed(1)} MB; ${PHOTOS} of them`,
   );
-  await a.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') });
+  // the model a person gets without choosing one (the server's default, `isDefault`)
+  const models = (await (await a.get(P.models)).json()) as LoadedModelDetails[];
+  const chosen = models.find((m) => m.isDefault) ?? models[0];
+  if (!chosen) throw new Error('no model is loaded');
+  console.log(`model: ${chosen.label} (the server's default)`);
+  await a.post(P.config, { body: configForm(chosen.modeloVersion) });
   for (let i = 0; i < PHOTOS; i++) {
     const res = await a.post(P.posts, { body: uploadForm(photo, `field_${i}.jpg`) });
     if (res.status !== 200) throw new Error(`upload ${i}: ${res.status} ${await res.text()}`);

@@ -9,7 +9,8 @@
  *   - the same architecture run by PyTorch (Debian's python3-torch, 2 threads) on the same
  *     files, preprocessing included (the training pipeline's preprocess_file + build_model;
  *     weights do not change the speed, so an untrained network is timed), and the ratio.
- * Heatmap rendering is not included (it is done once per stored row, ~10-30 ms).
+ * Heatmap rendering is not included (it is done once per stored row; bench/diagnosis/latency.ts
+ * times identification with it: about 55 ms for a phone photo's heatmap, 2026-11-29).
  * Goals (issue 50): the server's default model (marked "default": ModelRegistry.defaultId) at least
  * 40 images/s end to end, the MobileNet at least 150, on two cores.
  * Run: npx tsx bench/diagnosis/run.ts [--no-torch]

@@ -40,11 +40,15 @@ export function resizeMap(src: CamMap, width: number, height: number): CamMap {
   return { width, height, data: out };
 }
 
+/** One channel of the jet colour map at t in [0, 1]: red k = 3, green k = 2, blue k = 1. */
+function jetChannel(t: number, k: number): number {
+  return Math.round(255 * Math.min(1, Math.max(0, 1.5 - Math.abs(4 * t - k))));
+}
+
 /** Jet colour map: 0 -> dark blue, 0.5 -> green/yellow, 1 -> dark red. */
 export function jet(v: number): [number, number, number] {
   const t = Math.min(1, Math.max(0, v));
-  const c = (x: number) => Math.round(255 * Math.min(1, Math.max(0, x)));
-  return [c(1.5 - Math.abs(4 * t - 3)), c(1.5 - Math.abs(4 * t - 2)), c(1.5 - Math.abs(4 * t - 1))];
+  return [jetChannel(t, 3), jetChannel(t, 2), jetChannel(t, 1)];
 }
 
 /** Min-max normalisation (a flat map becomes all zeros). */
@@ -83,12 +87,13 @@ export function heatmapBaseSize(
 export function camOverlayRgba(cam: CamMap, side: number): Uint8ClampedArray<ArrayBuffer> {
   const map = resizeMap(normaliseMap(cam), side, side);
   const rgba = new Uint8ClampedArray(side * side * 4);
+  // jet() per pixel without its array (a heatmap has up to a million pixels)
   for (let i = 0; i < side * side; i++) {
     const v = map.data[i] as number;
-    const [r, g, b] = jet(v);
-    rgba[i * 4] = r;
-    rgba[i * 4 + 1] = g;
-    rgba[i * 4 + 2] = b;
+    const t = Math.min(1, Math.max(0, v));
+    rgba[i * 4] = jetChannel(t, 3);
+    rgba[i * 4 + 1] = jetChannel(t, 2);
+    rgba[i * 4 + 2] = jetChannel(t, 1);
     rgba[i * 4 + 3] = Math.round(255 * (0.2 + 0.45 * v));
   }
   return rgba;
