@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConfigStateReply, LoadedModelDetails } from '@diagrodl/contracts';
 import i18n from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
+import { configFor } from '../model-choice.ts';
 import CustomPage from './CustomPage.tsx';
 
 // the on-device model's download is not what this page's test is about
@@ -203,13 +204,7 @@ describe('the configuration page', () => {
   it("preselects the person's stored choice, and the default when there is none to keep", async () => {
     const chosen = () => (screen.getByLabelText('Modelos') as HTMLSelectElement).value;
     const stored: ConfigStateReply = {
-      config: {
-        cultivo: 'tomate',
-        nivel: 'hoja',
-        tipo_modelo: 'DL',
-        modelo_version: 'Tomato_leaf_cnn_resnet50',
-        modelId: 'resnet50',
-      },
+      config: { ...configFor('Tomato_leaf_cnn_resnet50'), modelId: 'resnet50' },
     };
     await options(MODELS, Promise.resolve(stored));
     expect(
