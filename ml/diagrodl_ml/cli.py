@@ -9,7 +9,6 @@
     python3 -m diagrodl_ml.cli photo-conditions --model M.onnx  # conditions.py: the lab test leaves under one condition at a time
     python3 -m diagrodl_ml.cli graft lab-like --model M.onnx --out OUT.onnx   # labgate.py: the output `lab_like`
     python3 -m diagrodl_ml.cli graft expert --model M.onnx --expert E.onnx --out O.onnx   # ensemble.py: a lab expert
-    python3 -m diagrodl_ml.cli graft tail-expert --model F.onnx --out E.onnx   # labtail.py: an expert on F's trunk
     python3 -m diagrodl_ml.cli quantize --model M.onnx --out O.onnx      # quantize.py: the int8 copy and its card
     python3 -m diagrodl_ml.cli gpu pack --out ml/.pack         # training photos for a GPU machine (gputrain.py)
     python3 -m diagrodl_ml.cli gpu train --pack ml/.pack --out DIR --arch resnet50 vgg16 --time-budget-min 7.5
@@ -34,7 +33,6 @@ from . import data as D
 from .card import data_section
 from .ensemble import attach, refit_calibration
 from .labgate import attach_lab_like
-from . import labtail as LT
 from .conditions import measure as measure_conditions
 from .evaluate import evaluate_test_split, read_card, report_reevaluation
 from .quantize import quantize
@@ -176,13 +174,6 @@ def main(argv: list[str] | None = None) -> int:
                         "its card", out=True, cmd="add-expert")
     px.add_argument("--expert", required=True, type=Path, help="an export whose disease logits are added (its card beside it)")
     px.add_argument("--replace", action="store_true", help="the model already holds an expert: take it out first")
-    ptx = _model_command(graft, "tail-expert", "train a lab expert that shares a float ResNet50 export's trunk (a copy "
-                         "of its last blocks and a lab head, on cached maps of every lab training photo) for `graft "
-                         "expert`", out=True, cmd="tail-expert")
-    ptx.add_argument("--epochs", type=int, default=LT.EPOCHS)
-    ptx.add_argument("--lr", type=float, default=LT.LR)
-    ptx.add_argument("--views", type=int, default=LT.VIEWS, help="views per lab training photo (the first as it is)")
-    ptx.add_argument("--resume", action="store_true", help="go on from the last epoch's checkpoint (ml/runs/tail-expert/)")
 
     _model_command(sub, "quantize", "int8 (QDQ) copy of an export, calibrated on training photos, and its card",
                    out=True)
@@ -264,10 +255,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "add-expert":
         card = attach(args.model, args.expert, args.out, args.cache_dir, args.replace)
         print(json.dumps({"file": card["file"], "lab_expert": {k: card["lab_expert"][k] for k in ("weight", "ramp_from")}}, indent=1))
-        return 0
-    if args.cmd == "tail-expert":
-        card = LT.make(args.model, args.out, args.cache_dir, args.epochs, args.lr, args.views, args.resume)
-        print(json.dumps({k: card[k] for k in ("file", "metrics")}, indent=1))
         return 0
     if args.cmd == "recalibrate":
         card = refit_calibration(args.model, args.cache_dir)

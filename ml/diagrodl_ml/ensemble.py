@@ -33,10 +33,10 @@ from .export import file_digest, views_concat
 from .calibrate import accepted, calibrated, choose_calibration
 from .fieldtrain import FIELD_ACCEPTED_GOAL, choose_thresholds, drop_cpu_figures, evaluation_sources, field_val_all, rethreshold, validation_sets
 from .models import VIEW_COUNTS
-from .quantize import EXPERT_PREFIX, _disease_logits_tensor, probe_outputs, recalibrate
+from .quantize import _disease_logits_tensor, probe_outputs, recalibrate
 from .transfer import normalise_u8
 
-PREFIX = EXPERT_PREFIX
+PREFIX = "expert__"
 RAMP_STARTS = (0.5, 0.7, 0.8, 0.9, 0.95)  # where the expert's weight starts to rise with lab_like
 RAMP_WEIGHTS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0)  # its weight at lab_like 1
 LAB_LIKE = "lab_like"  # the graph output of the lab-like gate (labgate.py): g of every photo, shape [N]
@@ -87,20 +87,6 @@ def expert_logits_model(src: Path, views: int) -> tuple[onnx.ModelProto, str]:
     g = m.graph
     if _holds_expert(g):
         raise ValueError(f"{src} already holds an expert")
-    joined = shares_trunk(m)
-    if joined:  # a labtail expert: every name but its input (a tensor of the main graph) prefixed, its one output
-        if views != 1:
-            raise ValueError(f"{src} shares the main network's trunk: it has one view")
-        rename = lambda t: t if t in ("", joined) else PREFIX + t  # noqa: E731
-        for n in g.node:
-            n.input[:] = [rename(t) for t in n.input]
-            n.output[:] = [rename(t) for t in n.output]
-            n.name = PREFIX + (n.name or n.output[0])
-        for i in g.initializer:
-            i.name = rename(i.name)
-        for o in g.output:
-            o.name = rename(o.name)
-        return m, g.output[0].name
     logits = _disease_logits_tensor(g)
     concat = views_concat(g)
     have = len(concat.input) if concat is not None else 1
@@ -133,12 +119,6 @@ def expert_logits_model(src: Path, views: int) -> tuple[onnx.ModelProto, str]:
     return helper.make_model(graph, opset_imports=m.opset_import, ir_version=m.ir_version), out
 
 
-def shares_trunk(expert: onnx.ModelProto) -> str:
-    """The main graph's tensor a labtail expert reads (its one input), or "" for an expert that reads `input`."""
-    name = expert.graph.input[0].name
-    return "" if name == "input" else name
-
-
 def add_expert(main_src: Path, expert_src: Path, dst: Path, weight: float, views: int, ramp_from: float) -> dict:
     """Writes to `dst` the main export with the expert's disease logits (averaged over `views`), each photo's weighed
     by `weight * ramp(lab_like, ramp_from)`, added to its own before the calibration (the Mul by `inv_t`). The file
@@ -150,9 +130,6 @@ def add_expert(main_src: Path, expert_src: Path, dst: Path, weight: float, views
     if not any(LAB_LIKE in n.output for n in g.node):
         raise ValueError(f"{main_src} has no `{LAB_LIKE}` output to weigh the expert by")
     e, e_out = expert_logits_model(expert_src, views)
-    joined = shares_trunk(e)
-    if joined and not any(joined in n.output for n in g.node):
-        raise ValueError(f"{expert_src} reads {joined}, which {main_src} does not have")
     own = _disease_logits_tensor(g)
     mul = next(n for n in g.node if n.op_type == "Mul" and "inv_t" in n.input)
     mul.input[:] = [PREFIX + "sum" if t == own else t for t in mul.input]
@@ -218,23 +195,14 @@ def without_expert(src: Path, dst: Path) -> dict:
     return file_digest(dst)
 
 
-def expert_outputs(expert_src: Path, views: int, sets: dict[str, np.ndarray], main_src: Path) -> dict[str, np.ndarray]:
-    """The expert's disease logits (averaged over `views`) on each set of uint8 images; a labtail expert's on the
-    tensor of `main_src` that it reads."""
+def expert_outputs(expert_src: Path, views: int, sets: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The expert's disease logits (averaged over `views`) on each set of uint8 images."""
     tmp = Path(tempfile.mkdtemp(prefix="diagrodl-expert-"))
     try:
         e, out = expert_logits_model(expert_src, views)
-        joined = shares_trunk(e)
         onnx.save(e, str(tmp / "expert.onnx"))
-
-        def run(images: np.ndarray) -> np.ndarray:
-            x = normalise_u8(images)
-            if joined:
-                maps = probe_outputs(main_src, [joined], [x])[0][0]
-                x = maps.reshape(len(x), *[d.dim_value for d in e.graph.input[0].type.tensor_type.shape.dim[1:]])
-            return ort_outputs(tmp / "expert.onnx", x)[out]
-
-        return {k: np.concatenate([run(v[s:s + 256]) for s in range(0, len(v), 256)]) for k, v in sets.items()}
+        return {k: np.concatenate([ort_outputs(tmp / "expert.onnx", normalise_u8(v[s:s + 512]))[out]
+                                   for s in range(0, len(v), 512)]) for k, v in sets.items()}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -265,7 +233,7 @@ def choose_on_lab_like(main_src: Path, expert_src: Path, sets: dict[str, np.ndar
     own = {k: probed[k][0] for k in ("lab", "field")}
     leaf = {k: v[1].reshape(-1) for k, v in probed.items()}
     lab_like = {k: probed[k][2].reshape(-1) for k in ("lab", "field")}
-    ex = expert_outputs(expert_src, 1, {k: sets[k] for k in ("lab", "field")}, main_src)
+    ex = expert_outputs(expert_src, 1, {k: sets[k] for k in ("lab", "field")})
     y_lab, y_field = labels["lab"], labels["field"]
 
     def calibrate(z: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

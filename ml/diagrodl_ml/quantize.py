@@ -55,16 +55,8 @@ def calibration_files() -> list[Path]:
     return out
 
 
-EXPERT_PREFIX = "expert__"  # the names of a grafted expert's nodes (ensemble.PREFIX)
-
-
-def _in_trunk(tensor: str) -> bool:
-    """A tensor of the network's trunk, or of a grafted lab expert's copy of its last blocks (labtail.py)."""
-    return tensor.removeprefix(EXPERT_PREFIX).startswith("/features/")
-
-
 def _is_trunk_conv(node: onnx.NodeProto) -> bool:
-    return node.op_type == "Conv" and _in_trunk(node.output[0])
+    return node.op_type == "Conv" and node.output[0].startswith("/features/")
 
 
 def activations_to_quantize(graph: onnx.GraphProto) -> list[str]:
@@ -92,7 +84,7 @@ def activations_to_quantize(graph: onnx.GraphProto) -> list[str]:
             add(n.input[0])
             if not activated(n.output[0]):
                 add(n.output[0])
-        elif n.op_type == "Add" and _in_trunk(n.output[0]) and all(i not in inits for i in n.input):
+        elif n.op_type == "Add" and n.output[0].startswith("/features/") and all(i not in inits for i in n.input):
             for i in n.input:
                 add(i)
             if not activated(n.output[0]):  # ResNet50's sum goes through a Relu: quantized after it, once

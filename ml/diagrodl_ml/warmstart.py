@@ -26,7 +26,7 @@ from .models import GapClassifier
 from .predict import eval_all
 
 
-def onnx_tensors(m: onnx.ModelProto) -> dict[str, np.ndarray]:
+def _onnx_tensors(m: onnx.ModelProto) -> dict[str, np.ndarray]:
     """Initializers by name, with float16-stored weights (export.py --fp16) cast back to float32."""
     t = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
     for n in m.graph.node:  # Cast: float16-stored weights; Identity: the exporter's deduplicated initializers
@@ -92,7 +92,7 @@ def load_export(model: GapClassifier, onnx_path: Path, images_u8: np.ndarray, tr
 def load_folded_onnx(model: GapClassifier, onnx_path: Path, calib_images: torch.Tensor, batch: int = 64) -> dict:
     """Fills `model` from an exported file; `calib_images` (preprocessed NCHW) give the BN statistics."""
     m = onnx.load(str(onnx_path))
-    t = onnx_tensors(m)
+    t = _onnx_tensors(m)
     convs = [n for n in m.graph.node if n.op_type == "Conv"]
     # the head's linear layer(s), by shape: a graft (labgate's `lab_like`) adds a Gemm of its own
     head_shape = tuple(model.fc.weight.shape)
