@@ -103,19 +103,28 @@ def node_ort_available() -> bool:
 def ort_outputs(model_path: Path, batch: np.ndarray, skip: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
     """Every float output of `model_path` on `batch` (uint8 NHWC or float32 NCHW), computed by onnxruntime-node
     (ml/onnx_run.mjs; there is no onnxruntime for Debian's Python), each as [N, -1]."""
+    return ort_run(model_path, batch, skip)[0]
+
+
+def ort_run(model_path: Path, batch: np.ndarray, skip: tuple[str, ...] = (),
+            batch_size: int | None = None) -> tuple[dict[str, np.ndarray], dict]:
+    """ort_outputs, run `batch_size` photos at a time (ml/onnx_run.mjs's default: 32), and the runner's timing: each
+    batch's session.run seconds (`seconds`), and from the first batch to the last the wall time (`wall_s`), this
+    process's CPU seconds (`self_cpu_s`) and the whole machine's busy CPU seconds (`machine_busy_s`, None off Linux)."""
     tmp = Path(tempfile.mkdtemp(prefix="diagrodl-ort-"))
     try:
         x = np.ascontiguousarray(batch)
         dtype = "uint8" if x.dtype == np.uint8 else "float32"
         x = x if dtype == "uint8" else x.astype(np.float32)
         (tmp / "in.bin").write_bytes(x.tobytes())
+        env = {**os.environ, **({"DIAGRODL_ORT_BATCH": str(batch_size)} if batch_size else {})}
         subprocess.run(["node", str(NODE_RUNNER), str(model_path), str(tmp / "in.bin"), dtype,
-                        ",".join(map(str, x.shape[1:])), str(tmp / "out"), ",".join(skip)], check=True)
+                        ",".join(map(str, x.shape[1:])), str(tmp / "out"), ",".join(skip)], check=True, env=env)
         out = {}
         for f in tmp.glob("out.*.f32"):
             name = f.name[len("out."):-len(".f32")]
             out[name] = np.fromfile(f, dtype=np.float32).reshape(len(x), -1)
-        return out
+        return out, json.loads((tmp / "out.timing.json").read_text())
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

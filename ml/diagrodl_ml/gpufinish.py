@@ -21,7 +21,7 @@ from .card import build_card, card_path, data_section, goals_check, model_name, 
 from .calibrate import calibrated, ece
 from .classes import CLASS_IDS, NUM_CLASSES
 from .data import DEFAULT_CACHE_DIR, Prepared, lab_test_photos
-from .evaluate import batches_from_u8, calibration_summary, metrics, ort_outputs
+from .evaluate import batches_from_u8, calibration_summary, metrics, ort_outputs, ort_run
 from .export import export_onnx, file_digest as file_digest_of
 from .fieldtrain import (
     _ort_or_torch, calibration_section, choose_thresholds, cpu_kind, decision_rule, evaluate_export, extra_goals, field_val_all, load_sources, ood_section, probe_sets,
@@ -295,7 +295,7 @@ def choose_weights(outs: dict[str, dict[str, dict[str, np.ndarray]]], y_lab: np.
     luck; ties go to the higher field top-1, then the fewer members. Each candidate's thresholds (choose_thresholds)
     give its right diagnoses, reported beside. `outs[m][set]`: member m's probabilities and leaf on the validation
     sets (`lab`, `field`, `negatives`, `synthetic`, ...). With `speeds` (each network's images per second,
-    graph_speed), a candidate whose members together run below `min_speed` (ensemble_speed) is ranked after every
+    member_speeds), a candidate whose members together run below `min_speed` (ensemble_speed) is ranked after every
     one that does not: the ensemble that can be the default is the best of the fast enough ones. Returns the weights
     (0 for a network left out) and one row per candidate, best first."""
     first, *others = list(outs)
@@ -326,20 +326,58 @@ ENSEMBLE_MEMBERS = ("mobilenet", "resnet50", "vgg16")
 DEFAULT_MIN_SPEED = 40.0
 
 
-def graph_speed(model_path: Path, x: np.ndarray, small: int = 16) -> float:
+# the batch the server runs its graphs on (apps/server/src/inference/models.ts, MAX_BATCH)
+PRODUCT_BATCH = 8
+# the most of the machine's CPU that other processes may take while a graph is timed, and the tries to get there
+MAX_OTHERS_CPU_SHARE = 0.1
+SPEED_TRIES = 3
+
+
+def others_cpu_share(timing: dict) -> float | None:
+    """The share of the machine's CPU time that processes other than the runner used while it ran (ort_run's
+    timing), or None where the machine's use cannot be read."""
+    if timing.get("machine_busy_s") is None or timing["wall_s"] <= 0:
+        return None
+    return max(0.0, (timing["machine_busy_s"] - timing["self_cpu_s"]) / (timing["wall_s"] * timing["cpus"]))
+
+
+def graph_speed(model_path: Path, x: np.ndarray, batch: int = PRODUCT_BATCH, tries: int = SPEED_TRIES) -> dict:
     """Images per second of one file's graph on this CPU (onnxruntime-node with the product's session options, 2
-    threads, every output), from the time of all of `x` less that of its first `small` images, so that starting node
-    and loading the file cancel out; the faster of two tries. Decoding and preprocessing are not in it:
-    bench/diagnosis measures the product end to end."""
-    best = 0.0
-    for _ in range(2):
-        times = []
-        for xs in (x[:small], x):
-            t = time.perf_counter()
-            ort_outputs(model_path, xs)
-            times.append(time.perf_counter() - t)
-        best = max(best, (len(x) - small) / max(times[1] - times[0], 1e-6))
+    threads, every output, `batch` photos per run as the server does): `batch` over the median time of session.run,
+    timed inside the runner, its first batch left out (it warms the session). Starting node and loading the file are
+    not in it, and one slow batch does not move it. The machine's CPU use is read around the runs: when other
+    processes took more than MAX_OTHERS_CPU_SHARE of it, the graph shared the cores and reads slow, so it is timed
+    again, up to `tries` times, and the least shared reading is returned. Decoding and preprocessing are not in it:
+    bench/diagnosis measures the product end to end. Returns {images_per_s, others_cpu_share (None: not readable)}."""
+    if len(x) < 2 * batch:
+        raise ValueError(f"graph_speed needs at least {2 * batch} photos, got {len(x)}")
+    x = x[:len(x) // batch * batch]
+    best: dict | None = None
+    for _ in range(tries):
+        _, timing = ort_run(model_path, x, batch_size=batch)
+        reading = {"images_per_s": batch / float(np.median(timing["seconds"][1:])),
+                   "others_cpu_share": others_cpu_share(timing)}
+        if reading["others_cpu_share"] is None or reading["others_cpu_share"] <= MAX_OTHERS_CPU_SHARE:
+            return reading
+        if best is None or reading["others_cpu_share"] < best["others_cpu_share"]:
+            best = reading
     return best
+
+
+def member_speeds(models_dir: Path, members: list[str], x: np.ndarray) -> tuple[dict[str, float], dict[str, float]]:
+    """Each member's graph_speed (images/s, rounded to 0.1) and the share of the CPU others took while it was timed.
+    Refuses (SystemExit) when another process shared the cores in every try: the speeds would read low, and the
+    default, which depends on them, would be chosen wrong."""
+    readings = {m: graph_speed(models_dir / f"{m}.onnx", x) for m in members}
+    busy = {m: r["others_cpu_share"] for m, r in readings.items()
+            if r["others_cpu_share"] is not None and r["others_cpu_share"] > MAX_OTHERS_CPU_SHARE}
+    if busy:
+        said = ", ".join(f"{m} {share:.0%}" for m, share in busy.items())
+        raise SystemExit(f"error: other processes used part of the CPU while the members' graphs were timed ({said} of "
+                         f"it, {SPEED_TRIES} tries each; at most {MAX_OTHERS_CPU_SHARE:.0%} is allowed), so their speeds, "
+                         "and the default model chosen from them, would be wrong: run it again when nothing else runs")
+    return ({m: round(r["images_per_s"], 1) for m, r in readings.items()},
+            {m: round(r["others_cpu_share"], 3) for m, r in readings.items() if r["others_cpu_share"] is not None})
 
 
 def _saved_outputs(card: dict, runs_dirs: list[Path]) -> Path | None:
@@ -426,8 +464,8 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
         print(f"{m}: outputs in {time.time() - t1:.0f}s", flush=True)
     y_lab, y_field = data.cache.labels[src["lab_val"]], field_val_all(src)[1]
     speed_x = normalise_u8(sets["lab"][:96])
-    speeds = {m: round(graph_speed(models_dir / f"{m}.onnx", speed_x), 1) for m in shipped}
-    print(f"graph speed, images/s: {speeds}", flush=True)
+    speeds, others = member_speeds(models_dir, shipped, speed_x)
+    print(f"graph speed, images/s: {speeds} (others' share of the CPU meanwhile: {others})", flush=True)
     chosen, rows = choose_weights(outs, y_lab, y_field, speeds=speeds, min_speed=DEFAULT_MIN_SPEED)
     weights = {m: w for m, w in chosen.items() if w > 0}
     members = list(weights)
@@ -477,12 +515,15 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
         },
         "speed": {
             "cpu": cpu_kind(), "members_images_per_s": speeds, "images_per_s": round(ensemble_speed(speeds, members), 1),
-            "min_for_default": DEFAULT_MIN_SPEED,
+            "min_for_default": DEFAULT_MIN_SPEED, "others_cpu_share": others,
             "method": ("each member's graph alone on this CPU (onnxruntime-node, the product's session options, 2 threads, "
-                       f"every output; {len(speed_x)} lab validation photos less the time of the first 16, the faster "
-                       "of two tries); the ensemble runs its members one after the other on each photo (1 / the sum of "
-                       "1 / each). Decoding and preprocessing are not in these figures: bench/diagnosis measures the "
-                       "product end to end"),
+                       f"every output, {PRODUCT_BATCH} photos per run as the server does): {PRODUCT_BATCH} over the median "
+                       f"run time of {len(speed_x) // PRODUCT_BATCH - 1} batches of lab validation photos, timed inside "
+                       "the runner after a first batch that warms it; others_cpu_share: the share of the CPU other "
+                       "processes used meanwhile (a card is written only when it is at most "
+                       f"{MAX_OTHERS_CPU_SHARE:g} for each). The ensemble runs its members one after the other on each "
+                       "photo (1 / the sum of 1 / each). Decoding and preprocessing are not in these figures: "
+                       "bench/diagnosis measures the product end to end"),
         },
         "notes": [_weights_note(rows, equal, shipped)] + notes + [
             f"validation ({len(y_lab)} lab, {len(y_field)} field photos) chose the weights and the thresholds; the test "

@@ -90,6 +90,23 @@ describe('parseEnsembleCard', () => {
     expect(c.field_evaluation).toEqual(fieldEvaluation);
   });
 
+  it('accepts the speed block with the CPU share others took while each member was timed', () => {
+    const speed = {
+      cpu: 'x86_64 AVX-512 VNNI AMX',
+      members_images_per_s: { mobilenet: 200.8, resnet50: 115.7, vgg16: 10.9 },
+      images_per_s: 73.4,
+      min_for_default: 40,
+      others_cpu_share: { mobilenet: 0, resnet50: 0, vgg16: 0.042 },
+      method: 'text',
+    };
+    expect(parseEnsembleCard({ ...card(), speed }).speed).toEqual(speed);
+    const { others_cpu_share: _share, ...older } = speed; // cards written before 2026-12-01
+    expect(parseEnsembleCard({ ...card(), speed: older }).speed).toEqual(older);
+    expect(() =>
+      parseEnsembleCard({ ...card(), speed: { ...speed, others_cpu_share: { mobilenet: 1.5 } } }),
+    ).toThrow(/at speed\.others_cpu_share\.mobilenet:/);
+  });
+
   it("accepts beside the sets the members' own figures and whether the ensemble beats them", () => {
     const fieldEvaluation = {
       field_val_all: { n: 181, top1: 0.66, accepted_share: 0.5, accuracy_accepted: 0.86 },

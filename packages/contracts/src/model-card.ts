@@ -328,6 +328,11 @@ export const ensembleCardSchema = z.object({
       members_images_per_s: z.record(z.string(), z.number().positive()),
       images_per_s: z.number().positive(),
       min_for_default: z.number().positive(),
+      /**
+       * Cards written since 2026-12-01: the share of the CPU other processes used while each
+       * member was timed (the card is written only when each is at most 0.1).
+       */
+      others_cpu_share: z.record(z.string(), z.number().min(0).max(1)).optional(),
     })
     .optional(),
   /**
