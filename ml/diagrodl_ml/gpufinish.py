@@ -21,7 +21,7 @@ from .card import build_card, card_path, data_section, goals_check, model_name, 
 from .calibrate import calibrated, ece
 from .classes import CLASS_IDS, NUM_CLASSES
 from .data import DEFAULT_CACHE_DIR, Prepared, lab_test_photos
-from .evaluate import batches_from_u8, calibration_summary, metrics, ort_outputs, ort_run
+from .evaluate import batches_from_u8, calibration_summary, metrics, ort_run
 from .export import export_onnx, file_digest as file_digest_of
 from .fieldtrain import (
     _ort_or_torch, calibration_section, choose_thresholds, cpu_kind, decision_rule, evaluate_export, extra_goals, field_val_all, load_sources, ood_section, probe_sets,
@@ -341,6 +341,11 @@ def others_cpu_share(timing: dict) -> float | None:
     return max(0.0, (timing["machine_busy_s"] - timing["self_cpu_s"]) / (timing["wall_s"] * timing["cpus"]))
 
 
+def _shared(reading: dict) -> bool:
+    """Whether other processes took more than MAX_OTHERS_CPU_SHARE of the CPU while this reading was timed."""
+    return reading["others_cpu_share"] is not None and reading["others_cpu_share"] > MAX_OTHERS_CPU_SHARE
+
+
 def graph_speed(model_path: Path, x: np.ndarray, batch: int = PRODUCT_BATCH, tries: int = SPEED_TRIES) -> dict:
     """Images per second of one file's graph on this CPU (onnxruntime-node with the product's session options, 2
     threads, every output, `batch` photos per run as the server does): `batch` over the median time of session.run,
@@ -357,7 +362,7 @@ def graph_speed(model_path: Path, x: np.ndarray, batch: int = PRODUCT_BATCH, tri
         _, timing = ort_run(model_path, x, batch_size=batch)
         reading = {"images_per_s": batch / float(np.median(timing["seconds"][1:])),
                    "others_cpu_share": others_cpu_share(timing)}
-        if reading["others_cpu_share"] is None or reading["others_cpu_share"] <= MAX_OTHERS_CPU_SHARE:
+        if not _shared(reading):
             return reading
         if best is None or reading["others_cpu_share"] < best["others_cpu_share"]:
             best = reading
@@ -369,8 +374,7 @@ def member_speeds(models_dir: Path, members: list[str], x: np.ndarray) -> tuple[
     Refuses (SystemExit) when another process shared the cores in every try: the speeds would read low, and the
     default, which depends on them, would be chosen wrong."""
     readings = {m: graph_speed(models_dir / f"{m}.onnx", x) for m in members}
-    busy = {m: r["others_cpu_share"] for m, r in readings.items()
-            if r["others_cpu_share"] is not None and r["others_cpu_share"] > MAX_OTHERS_CPU_SHARE}
+    busy = {m: r["others_cpu_share"] for m, r in readings.items() if _shared(r)}
     if busy:
         said = ", ".join(f"{m} {share:.0%}" for m, share in busy.items())
         raise SystemExit(f"error: other processes used part of the CPU while the members' graphs were timed ({said} of "
