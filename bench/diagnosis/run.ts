@@ -4,6 +4,8 @@
  *   - images per second for the whole batch, JPEG bytes -> label (decode, preprocessing,
  *     onnxruntime-node with 2 intra-op threads, decision), the server's exact path;
  *   - p50 / p95 latency of one image at a time (JPEG bytes -> label);
+ *   - how many full garbage collections ran during the batches (each one's marking threads take
+ *     CPU from onnxruntime's two threads; ModelRegistry reuses its input buffers to keep them rare);
  *   - p50 latency of one phone-size photo (a 4032x3024 JPEG, quality 90, made by enlarging the
  *     first photo: the size a grower's phone uploads, where decoding and the resize dominate);
  *   - the same architecture run by PyTorch (Debian's python3-torch, 2 threads) on the same
@@ -19,6 +21,11 @@ import { spawnSync } from 'node:child_process';
 import sharp from 'sharp';
 import fs from 'node:fs';
 import path from 'node:path';
+import {
+  type PerformanceEntry,
+  PerformanceObserver,
+  constants as perfConstants,
+} from 'node:perf_hooks';
 import { FOLDER_TO_CLASS } from '../../packages/contracts/src/classes.ts';
 import { loadConfig, repoRoot } from '../../apps/server/src/config.ts';
 import { ModelRegistry, OnnxModel } from '../../apps/server/src/inference/models.ts';
@@ -105,6 +112,15 @@ function torchImagesPerSecond(arch: string, size: number, files: string[]): numb
   return files.length / median_s;
 }
 
+/** Start times of V8's full (mark-compact) collections, as the observer delivers them. */
+const fullGcStarts: number[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+    if (kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) fullGcStarts.push(e.startTime);
+  }
+}).observe({ entryTypes: ['gc'] });
+
 async function main(): Promise<void> {
   const noTorch = process.argv.includes('--no-torch');
   const config = loadConfig();
@@ -128,11 +144,13 @@ async function main(): Promise<void> {
     const clf = registry.get(id)!;
     await clf.classify(bytes.slice(0, 2)); // warm-up
     const batchTimes: number[] = [];
+    const batchesFrom = performance.now();
     for (let r = 0; r < ROUNDS; r++) {
       const t = performance.now();
       await clf.classify(bytes);
       batchTimes.push(performance.now() - t);
     }
+    const batchesTo = performance.now();
     const single: number[] = [];
     for (let r = 0; r < 2; r++) {
       for (const b of bytes) {
@@ -148,6 +166,8 @@ async function main(): Promise<void> {
       phone.push(performance.now() - t);
     }
     const ips = N / (quantile(batchTimes, 0.5) / 1000);
+    // counted by start time once the later awaits have let the observer deliver them
+    const fullGcs = fullGcStarts.filter((t) => t >= batchesFrom && t <= batchesTo).length;
     let torch = 'not measured (--no-torch)';
     if (!noTorch && clf instanceof OnnxModel) {
       // the card's architecture is a pipeline arch name (mobilenet_v2, resnet50, ...): the same network
@@ -164,6 +184,7 @@ async function main(): Promise<void> {
       `${(id === byDefault ? `${id} (default)` : id).padEnd(20)} batch of ${N}: ${ips.toFixed(1)} img/s (${quantile(batchTimes, 0.5).toFixed(0)} ms)` +
         ` | one image: p50 ${quantile(single, 0.5).toFixed(1)} ms, p95 ${quantile(single, 0.95).toFixed(1)} ms` +
         ` | phone photo: p50 ${quantile(phone, 0.5).toFixed(0)} ms` +
+        ` | full GCs in the ${ROUNDS} batches: ${fullGcs}` +
         ` | PyTorch: ${torch}`,
     );
   }

@@ -8,7 +8,7 @@ import { CLASS_IDS } from '@diagrodl/contracts/classes';
 import { leafPhoto } from '../testing/diagnosis.ts';
 import { json, startTestServer } from '../testing/harness.ts';
 import { TINY_SIZE, makeModelsDir, tinyCard, writeEnsembleCard } from '../testing/tiny-model.ts';
-import { decide, resizeMap } from './classifier.ts';
+import { type Classification, decide, resizeMap } from './classifier.ts';
 import { jet } from '@diagrodl/contracts/inference/cam';
 import { EnsembleModel, ModelRegistry, OnnxModel } from './models.ts';
 import { decodeRgb, preprocessImage } from './preprocess.ts';
@@ -91,6 +91,29 @@ describe('model registry', () => {
     await expect(model.classify([photos[0]!, Buffer.from('no'), photos[2]!])).rejects.toThrow();
     await expect(model.classify([Buffer.from('no'), photos[1]!])).rejects.toThrow();
     expect(await model.classify([photos[1]!])).toEqual([alone[1]]); // and the model still works
+  });
+
+  it('gives the same answers with its reused input buffers, requests at once and one after another', async () => {
+    // each request's inputs go into a pooled buffer that the next request reuses: requests that
+    // overlap must not write into each other's, and a long request is run in several batches
+    const photos = await Promise.all([7, 8, 9, 10].map((seed) => leafPhoto({ seed })));
+    const model = registry.get('mobilenet')!;
+    const alone: Classification[] = [];
+    for (const p of photos) alone.push(...(await model.classify([p])));
+    const [a, b, c] = await Promise.all([
+      model.classify([photos[0]!, photos[1]!]),
+      model.classify([photos[2]!]),
+      registry.get('ensemble')!.classify([photos[3]!, photos[0]!]),
+    ]);
+    expect(a).toEqual([alone[0], alone[1]]);
+    expect(b).toEqual([alone[2]]);
+    const ensembleAlone: Classification[] = [];
+    for (const p of [photos[3]!, photos[0]!])
+      ensembleAlone.push(...(await registry.get('ensemble')!.classify([p])));
+    expect(c).toEqual(ensembleAlone);
+    const many = Array.from({ length: 20 }, (_, i) => photos[i % 4]!); // three batches of up to 8
+    const manyOut = await model.classify(many);
+    manyOut.forEach((r, i) => expect(r).toEqual(alone[i % 4]));
   });
 });
 

@@ -50,6 +50,7 @@ import {
   type DecodedRgb,
   type PhotoInput,
   type PreprocessedImage,
+  InputBufferPool,
   batchTensors,
   decodeRgb,
   preprocessDecoded,
@@ -92,16 +93,31 @@ class Mutex {
   }
 }
 
-/** Preprocessed images per input size, so the ensemble decodes each photo once. */
-type PreprocessCache = Map<number, Promise<PreprocessedImage[]>>;
+/**
+ * One request's preprocessed images per input size (so the ensemble decodes each photo once), and
+ * the pooled buffer each size's inputs are written into; releaseInputs gives the buffers back.
+ */
+type PreprocessCache = Map<number, { images: Promise<PreprocessedImage[]>; buffer: Float32Array }>;
+
+/** Pooled input buffers: up to 32 photos at 224 px each (19 MB), two kept. */
+const INPUT_POOL = new InputBufferPool(32 * 3 * 224 * 224);
+
+/** Gives a request's input buffers back to the pool, once nothing writes into them any more. */
+async function releaseInputs(cache: PreprocessCache): Promise<void> {
+  for (const { images, buffer } of cache.values()) {
+    await images.catch(() => undefined);
+    INPUT_POOL.give(buffer);
+  }
+  cache.clear();
+}
 
 function preprocessAll(
   images: readonly PhotoInput[],
   size: number,
   cache: PreprocessCache,
 ): Promise<PreprocessedImage[]> {
-  let p = cache.get(size);
-  if (!p) {
+  let entry = cache.get(size);
+  if (!entry) {
     // The next photo is decoded (sharp, on libuv's threads) while this one is cropped and resized
     // on the main thread; at most two decoded photos are held at once.
     const decode = (img: PhotoInput): Promise<DecodedRgb> => {
@@ -109,19 +125,24 @@ function preprocessAll(
       d.catch(() => undefined); // a photo that fails is reported when its turn comes, not as unhandled
       return d;
     };
-    p = (async () => {
+    // Every photo's input is written into one pooled buffer, so runRaw hands onnxruntime views
+    // of it instead of copies, and a request allocates nothing large (InputBufferPool says why).
+    const per = 3 * size * size;
+    const all = INPUT_POOL.take(per * images.length);
+    const p = (async () => {
       const out: PreprocessedImage[] = [];
       let next = images.length ? decode(images[0] as PhotoInput) : undefined;
       for (let i = 0; i < images.length; i++) {
         const current = await next!;
         next = i + 1 < images.length ? decode(images[i + 1] as PhotoInput) : undefined;
-        out.push(preprocessDecoded(current, size));
+        out.push(preprocessDecoded(current, size, all.subarray(i * per, (i + 1) * per)));
       }
       return out;
     })();
-    cache.set(size, p);
+    entry = { images: p, buffer: all };
+    cache.set(size, entry);
   }
-  return p;
+  return entry.images;
 }
 
 interface RawOutput {
@@ -231,10 +252,17 @@ export class OnnxModel implements Classifier {
     };
   }
 
-  async classify(images: readonly PhotoInput[], cache: PreprocessCache = new Map()) {
-    const pre = await preprocessAll(images, this.inputSize, cache);
-    if (!pre.length) return [];
-    const raw = await this.runRaw(pre);
+  async classify(images: readonly PhotoInput[]) {
+    const cache: PreprocessCache = new Map();
+    let pre: PreprocessedImage[];
+    let raw: RawOutput;
+    try {
+      pre = await preprocessAll(images, this.inputSize, cache);
+      if (!pre.length) return [];
+      raw = await this.runRaw(pre);
+    } finally {
+      await releaseInputs(cache);
+    }
     return pre.map((_, n) => {
       const d = decideOne(this.card.rejection, {
         probabilities: probsOf(raw, n),
@@ -306,8 +334,12 @@ export class EnsembleModel implements Classifier {
     if (!images.length) return [];
     const cache: PreprocessCache = new Map();
     const raws: RawOutput[] = [];
-    for (const m of this.members) {
-      raws.push(await m.runRaw(await preprocessAll(images, m.inputSize, cache)));
+    try {
+      for (const m of this.members) {
+        raws.push(await m.runRaw(await preprocessAll(images, m.inputSize, cache)));
+      }
+    } finally {
+      await releaseInputs(cache);
     }
     const k = CLASS_IDS.length;
     const camH = Math.max(...raws.map((r) => r.camH));

@@ -7,7 +7,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INPUT_SIZE, areaWeights, preprocessImage } from './preprocess.ts';
+import {
+  INPUT_SIZE,
+  InputBufferPool,
+  areaWeights,
+  batchTensors,
+  preprocessImage,
+} from './preprocess.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const PYTHON = '/usr/bin/python3';
@@ -160,5 +166,49 @@ describe('preprocessing: sharp (server) vs PIL (training pipeline)', () => {
     const out = await preprocessImage(readFileSync(path.join(dir, 'exif-rotated.jpg')));
     expect([out.width, out.height]).toEqual([200, 300]);
     expect(out.tensor.length).toBe(3 * INPUT_SIZE * INPUT_SIZE);
+  });
+});
+
+describe('input buffers (InputBufferPool, batchTensors)', () => {
+  const image = (tensor: Float32Array) => ({ tensor, width: 2, height: 2, size: 2 });
+
+  it('gives a buffer back to the next request, and keeps only what it may', () => {
+    const pool = new InputBufferPool(100, 2);
+    const a = pool.take(60);
+    expect(a.length).toBe(60);
+    pool.give(a);
+    expect(pool.kept).toBe(1);
+    const b = pool.take(40); // a smaller request gets a view of the kept buffer
+    expect(b.buffer).toBe(a.buffer);
+    expect(b.length).toBe(40);
+    expect(pool.kept).toBe(0);
+    const c = pool.take(40); // nothing kept now: a new one
+    expect(c.buffer).not.toBe(a.buffer);
+    pool.give(b);
+    pool.give(b); // given twice: kept once
+    expect(pool.kept).toBe(1);
+    pool.give(c);
+    pool.give(new Float32Array(50));
+    expect(pool.kept).toBe(2); // at most maxFree, the largest kept
+    expect(pool.take(60).buffer).toBe(a.buffer);
+    pool.give(new Float32Array(101)); // over maxLength: let go
+    expect(pool.kept).toBe(1);
+    expect(pool.take(70).length).toBe(70); // none kept is large enough: a new one
+    expect(pool.kept).toBe(1);
+  });
+
+  it('batches views of one buffer without copying, and copies anything else', () => {
+    const all = Float32Array.from({ length: 12 }, (_, i) => i);
+    const views = [0, 1, 2].map((k) => image(all.subarray(k * 4, (k + 1) * 4)));
+    const batch = batchTensors(views.slice(1));
+    expect(batch.buffer).toBe(all.buffer);
+    expect(Array.from(batch)).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
+    // out of order, or separate arrays: a new buffer with the same values in the given order
+    const swapped = batchTensors([views[2]!, views[0]!]);
+    expect(swapped.buffer).not.toBe(all.buffer);
+    expect(Array.from(swapped)).toEqual([8, 9, 10, 11, 0, 1, 2, 3]);
+    const apart = batchTensors([image(Float32Array.of(1, 2)), image(Float32Array.of(3, 4))]);
+    expect(Array.from(apart)).toEqual([1, 2, 3, 4]);
+    expect(batchTensors([]).length).toBe(0);
   });
 });

@@ -70,17 +70,80 @@ export async function preprocessImage(
   return preprocessDecoded(await decodeRgb(bytes), size);
 }
 
-/** Preprocessing of an image decodeRgb decoded (crop, area resize, normalisation). */
+/**
+ * Preprocessing of an image decodeRgb decoded (crop, area resize, normalisation), into `out`
+ * when it is given (3 * size * size values).
+ */
 export function preprocessDecoded(
   { data, width, height }: DecodedRgb,
   size: number = INPUT_SIZE,
+  out?: Float32Array,
 ): PreprocessedImage {
-  return { tensor: toModelInput(data, width, height, size), width, height, size };
+  return { tensor: toModelInput(data, width, height, size, 3, out), width, height, size };
 }
 
-/** Stacks several preprocessed tensors into one [N, 3, size, size] batch. */
+/**
+ * Input buffers reused from one request to the next. Each request's photos are preprocessed into
+ * one buffer (ModelRegistry's preprocessAll) that is given back when its runs are done; the next
+ * request takes it instead of allocating. Without this, every batch of 20 photos allocated about
+ * 12 MB of arrays outside V8's heap, and V8 answered with a full garbage collection about once per
+ * batch, whose marking threads took the CPU from onnxruntime's two threads (bench/diagnosis,
+ * ml/LOG.md 2026-12-02). At most `maxFree` buffers of at most `maxLength` values are kept; a
+ * larger request allocates its own and lets it go.
+ */
+export class InputBufferPool {
+  private readonly free: Float32Array[] = [];
+  constructor(
+    readonly maxLength: number,
+    readonly maxFree: number = 2,
+  ) {}
+
+  /** A buffer of `length` values (a view of a kept buffer when one is large enough). */
+  take(length: number): Float32Array {
+    let best = -1;
+    this.free.forEach((b, i) => {
+      if (b.length >= length && (best < 0 || b.length < (this.free[best] as Float32Array).length))
+        best = i;
+    });
+    if (best < 0) return new Float32Array(length);
+    const [buf] = this.free.splice(best, 1);
+    return (buf as Float32Array).subarray(0, length);
+  }
+
+  /** Gives a buffer `take` returned back (after its last use). */
+  give(view: Float32Array): void {
+    const whole = new Float32Array(view.buffer);
+    if (whole.length > this.maxLength || this.free.some((b) => b.buffer === whole.buffer)) return;
+    this.free.push(whole);
+    if (this.free.length > this.maxFree) {
+      // keep the largest ones: a smaller request fits in them
+      this.free.sort((a, b) => b.length - a.length);
+      this.free.length = this.maxFree;
+    }
+  }
+
+  /** Buffers kept now (for tests). */
+  get kept(): number {
+    return this.free.length;
+  }
+}
+
+/**
+ * Several preprocessed tensors as one [N, 3, size, size] batch. When they already lie one after
+ * another in one buffer (preprocessed into it, as the registry does), the batch is a view of that
+ * buffer; otherwise they are copied into a new one.
+ */
 export function batchTensors(items: readonly PreprocessedImage[]): Float32Array {
-  const per = items[0] ? items[0].tensor.length : 0;
+  const first = items[0]?.tensor;
+  if (!first) return new Float32Array(0);
+  const per = first.length;
+  const contiguous = items.every(
+    (it, n) =>
+      it.tensor.length === per &&
+      it.tensor.buffer === first.buffer &&
+      it.tensor.byteOffset === first.byteOffset + n * per * Float32Array.BYTES_PER_ELEMENT,
+  );
+  if (contiguous) return new Float32Array(first.buffer, first.byteOffset, per * items.length);
   const out = new Float32Array(per * items.length);
   items.forEach((it, n) => out.set(it.tensor, n * per));
   return out;

@@ -57,6 +57,13 @@ describe('shared preprocessing', () => {
       expect(differing(inputs[k]!, fresh)).toBe(0);
     });
     expect(inputs[0]).not.toBe(inputs[2]); // each photo gets its own tensor
+    // into a caller's buffer (the server preprocesses a request into one): the same values there
+    const whole = new Float32Array(3 * 224 * 224 * 2).fill(7);
+    const second = whole.subarray(3 * 224 * 224);
+    expect(toModelInput(photo(97, 120, 1), 97, 120, 224, 3, second)).toBe(second);
+    expect(differing(second, inputs[1]!)).toBe(0);
+    expect(whole.subarray(0, 3 * 224 * 224).every((v) => v === 7)).toBe(true);
+    expect(() => toModelInput(photo(97, 120, 1), 97, 120, 224, 3, whole)).toThrow(/not 3 x 224/);
     // the resized image cropResize returns is the caller's, not a buffer the next photo overwrites
     const first = cropResize(photo(50, 50, 1), 50, 50, 224);
     const copy = Float64Array.from(first);

@@ -218,6 +218,8 @@ export function normalize(hwc: Float64Array, size: number): Float32Array {
 /**
  * The model input of decoded pixels: cropResize then normalize, in one pass that writes the
  * normalised NCHW values straight from the column sums (the same values as the two steps).
+ * Into `out` when it is given (its length must be 3 * size * size): the server preprocesses a
+ * whole request into one buffer, so the batches it hands onnxruntime are views, not copies.
  */
 export function toModelInput(
   pixels: ArrayLike<number>,
@@ -225,8 +227,11 @@ export function toModelInput(
   height: number,
   size: number = INPUT_SIZE,
   channels: 3 | 4 = 3,
+  out?: Float32Array,
 ): Float32Array {
-  const nchw = new Float32Array(3 * size * size);
+  if (out && out.length !== 3 * size * size)
+    throw new Error(`toModelInput: out holds ${out.length} values, not 3 x ${size} x ${size}`);
+  const nchw = out ?? new Float32Array(3 * size * size);
   resample(pixels, width, height, size, channels, { nchw });
   return nchw;
 }
