@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeRgb } from '../inference/preprocess.ts';
-import { renderHeatmap, thumbnailJpeg } from './photo-images.ts';
+import { heatmapBase, photoImages, renderHeatmap, thumbnailJpeg } from './photo-images.ts';
 
 describe('photo images', () => {
   it('overlays the CAM on the photo centre square, at the photo size', async () => {
@@ -53,5 +53,42 @@ describe('photo images', () => {
     const fromDecoded = await sharp(await thumbnailJpeg(await decodeRgb(photo))).metadata();
     expect([fromDecoded.width, fromDecoded.height]).toEqual([160, 120]);
     expect([fromDecoded.width, fromDecoded.height]).toEqual([fromFile.width, fromFile.height]);
+  });
+
+  it('makes both images from the 1024 px base: the same with it made beforehand, the thumbnail as large', async () => {
+    const photo = await decodeRgb(
+      await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#2f6a2a' } })
+        .composite([
+          {
+            input: { create: { width: 600, height: 900, channels: 3, background: '#c9b037' } },
+            left: 700,
+            top: 300,
+          },
+        ])
+        .jpeg()
+        .toBuffer(),
+    );
+    const cam = { width: 7, height: 7, data: Float32Array.from({ length: 49 }, (_, i) => i / 48) };
+    const base = await heatmapBase(photo);
+    expect([base.width, base.height]).toEqual([1024, 683]);
+    const made = await photoImages(photo, cam);
+    const given = await photoImages(photo, cam, base);
+    expect(given.heatmap.equals(made.heatmap)).toBe(true);
+    expect(given.thumbnail.equals(made.thumbnail)).toBe(true);
+    expect(made.heatmap.equals(await renderHeatmap(photo, cam))).toBe(true);
+    // the thumbnail from the base: the size, and within a few levels the pixels, of one from the photo
+    const fromBase = await sharp(made.thumbnail).raw().toBuffer({ resolveWithObject: true });
+    const fromPhoto = await sharp(await thumbnailJpeg(photo))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect([fromBase.info.width, fromBase.info.height]).toEqual([160, 107]);
+    expect([fromBase.info.width, fromBase.info.height]).toEqual([
+      fromPhoto.info.width,
+      fromPhoto.info.height,
+    ]);
+    let sum = 0;
+    for (let i = 0; i < fromBase.data.length; i++)
+      sum += Math.abs(fromBase.data[i]! - fromPhoto.data[i]!);
+    expect(sum / fromBase.data.length).toBeLessThan(3);
   });
 });

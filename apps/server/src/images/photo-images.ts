@@ -22,22 +22,35 @@ export interface PhotoImages {
 const raw = (img: DecodedRgb) =>
   sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } });
 
-/** The overlay as a JPEG: the photo (at most 1024 px) with the CAM blended in. */
-export async function renderHeatmap(
+/**
+ * The photo as the heatmap shows it: at most `maxSide` px (1024; never enlarged), raw RGB. It
+ * does not need the model's answer, so identification makes it while the model runs.
+ */
+export async function heatmapBase(
   photo: DecodedRgb,
-  cam: CamMap,
-  opts: { maxSide?: number; quality?: number } = {},
-): Promise<Buffer> {
-  const maxSide = opts.maxSide ?? HEATMAP_MAX_SIDE;
-  const base = await raw(photo)
+  maxSide: number = HEATMAP_MAX_SIDE,
+): Promise<DecodedRgb> {
+  const { data, info } = await raw(photo)
     .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const { width, height } = base.info;
+  return { data, width: info.width, height: info.height };
+}
+
+/**
+ * The overlay as a JPEG: the photo (at most 1024 px) with the CAM blended in; on `base`, the
+ * photo's heatmapBase, when it is already made.
+ */
+export async function renderHeatmap(
+  photo: DecodedRgb,
+  cam: CamMap,
+  opts: { maxSide?: number; quality?: number; base?: DecodedRgb } = {},
+): Promise<Buffer> {
+  const { data, width, height } = opts.base ?? (await heatmapBase(photo, opts.maxSide));
   const { side, left, top } = centreSquare(width, height);
   const overlay = camOverlayRgba(cam, side);
   const rgba = Buffer.from(overlay.buffer, overlay.byteOffset, overlay.length);
-  return sharp(base.data, { raw: { width, height, channels: 3 } })
+  return sharp(data, { raw: { width, height, channels: 3 } })
     .composite([{ input: rgba, raw: { width: side, height: side, channels: 4 }, left, top }])
     .jpeg({ quality: opts.quality ?? 82 })
     .toBuffer();
@@ -62,7 +75,20 @@ export async function thumbnailJpeg(
     .toBuffer();
 }
 
-/** Both images identification keeps, from the one decoded photo. */
-export async function photoImages(photo: DecodedRgb, cam: CamMap): Promise<PhotoImages> {
-  return { heatmap: await renderHeatmap(photo, cam), thumbnail: await thumbnailJpeg(photo) };
+/**
+ * Both images identification keeps, from the one decoded photo: both from its heatmapBase (given
+ * as `base` when already made), the thumbnail too, which from the 1024 px image has the same size
+ * and looks the same as from a 12 MP photo at a quarter of the time.
+ */
+export async function photoImages(
+  photo: DecodedRgb,
+  cam: CamMap,
+  base?: DecodedRgb,
+): Promise<PhotoImages> {
+  const b = base ?? (await heatmapBase(photo));
+  const [heatmap, thumbnail] = await Promise.all([
+    renderHeatmap(photo, cam, { base: b }),
+    thumbnailJpeg(b),
+  ]);
+  return { heatmap, thumbnail };
 }

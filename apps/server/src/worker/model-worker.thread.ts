@@ -6,7 +6,7 @@
  * inference at a time per process (ModelRegistry's mutex); the answers keep the request's id.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { photoImages, thumbnailJpeg } from '../images/photo-images.ts';
+import { heatmapBase, photoImages, thumbnailJpeg } from '../images/photo-images.ts';
 import { ModelRegistry } from '../inference/models.ts';
 import { decodeRgb } from '../inference/preprocess.ts';
 import type { Identified, WorkerReply, WorkerRequest, WorkerSummary } from './model-worker.ts';
@@ -59,8 +59,12 @@ async function handle(req: WorkerRequest): Promise<unknown> {
       for (const bytes of req.images) {
         try {
           const photo = await decodeRgb(buffer(bytes));
+          // the heatmap's 1024 px base is made by sharp (libuv's thread) while the photo is
+          // resized for the model on this thread and the model runs
+          const base = heatmapBase(photo);
+          base.catch(() => undefined); // a failure is reported when it is awaited
           const [r] = await model.classify([photo]);
-          out.push(r ? { ...r, ...(await photoImages(photo, r.cam)) } : null);
+          out.push(r ? { ...r, ...(await photoImages(photo, r.cam, await base)) } : null);
         } catch {
           out.push(null);
         }
