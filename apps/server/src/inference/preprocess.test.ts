@@ -192,6 +192,7 @@ describe('input buffers (InputBufferPool, batchTensors)', () => {
     expect(pool.kept).toBe(2); // at most maxFree, the largest kept
     expect(pool.take(60).buffer).toBe(a.buffer);
     pool.give(new Float32Array(101)); // over maxLength: let go
+    pool.give(new Float32Array(0)); // empty: let go
     expect(pool.kept).toBe(1);
     expect(pool.take(70).length).toBe(70); // none kept is large enough: a new one
     expect(pool.kept).toBe(1);

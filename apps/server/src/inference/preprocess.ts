@@ -113,7 +113,8 @@ export class InputBufferPool {
   /** Gives a buffer `take` returned back (after its last use). */
   give(view: Float32Array): void {
     const whole = new Float32Array(view.buffer);
-    if (whole.length > this.maxLength || this.free.some((b) => b.buffer === whole.buffer)) return;
+    if (whole.length === 0 || whole.length > this.maxLength) return;
+    if (this.free.some((b) => b.buffer === whole.buffer)) return;
     this.free.push(whole);
     if (this.free.length > this.maxFree) {
       // keep the largest ones: a smaller request fits in them
