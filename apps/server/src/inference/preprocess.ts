@@ -28,7 +28,10 @@ export const MAX_INPUT_PIXELS = 100_000_000;
 export const DECODE_FAIL_ON = 'truncated' as const;
 
 export interface PreprocessedImage {
-  /** [1, 3, size, size] normalised, NCHW. */
+  /**
+   * [1, 3, size, size] normalised, NCHW. From ModelRegistry's models, a view of the request's
+   * pooled buffer (InputBufferPool), reused once the request's runs are done.
+   */
   tensor: Float32Array;
   /** Size of the decoded, oriented image before cropping. */
   width: number;
@@ -86,10 +89,11 @@ export function preprocessDecoded(
  * Input buffers reused from one request to the next. Each request's photos are preprocessed into
  * one buffer (ModelRegistry's preprocessAll) that is given back when its runs are done; the next
  * request takes it instead of allocating. Without this, every batch of 20 photos allocated about
- * 12 MB of arrays outside V8's heap, and V8 answered with a full garbage collection about once per
- * batch, whose marking threads took the CPU from onnxruntime's two threads (bench/diagnosis,
- * ml/LOG.md 2026-12-02). At most `maxFree` buffers of at most `maxLength` values are kept; a
- * larger request allocates its own and lets it go.
+ * 24 MB of arrays outside V8's heap (each photo's input, then a copy of each batch of 8), and V8
+ * answered with a full garbage collection about once per batch, whose marking threads took the
+ * CPU from onnxruntime's two threads (bench/diagnosis, ml/LOG.md 2026-12-02). At most `maxFree`
+ * buffers of at most `maxLength` values are kept; a larger request allocates its own and lets it
+ * go.
  */
 export class InputBufferPool {
   private readonly free: Float32Array[] = [];
