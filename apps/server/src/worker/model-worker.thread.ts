@@ -6,10 +6,10 @@
  * inference at a time per process (ModelRegistry's mutex); the answers keep the request's id.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { heatmapBase, photoImages, thumbnailJpeg } from '../images/photo-images.ts';
+import { thumbnailJpeg } from '../images/photo-images.ts';
 import { ModelRegistry } from '../inference/models.ts';
-import { decodeRgb } from '../inference/preprocess.ts';
-import type { Identified, WorkerReply, WorkerRequest, WorkerSummary } from './model-worker.ts';
+import { identifyPhotos } from './identify.ts';
+import type { WorkerReply, WorkerRequest, WorkerSummary } from './model-worker.ts';
 
 const port = parentPort;
 if (!port) throw new Error('model-worker.thread.ts runs only as a worker thread');
@@ -52,24 +52,9 @@ async function handle(req: WorkerRequest): Promise<unknown> {
     case 'identify': {
       const model = registry.get(req.model);
       if (!model) throw new Error(`model ${req.model} is not loaded`);
-      // One photo at a time: only one full-size decode (up to 40 MP, 120 MB of RGB) is held at once;
-      // a batch is no faster on two cores (bench/diagnosis: batch of 20 vs one image p50).
-      // A photo that cannot be decoded or classified is null; the others are not redone.
-      const out: (Identified | null)[] = [];
-      for (const bytes of req.images) {
-        try {
-          const photo = await decodeRgb(buffer(bytes));
-          // the heatmap's 1024 px base is made by sharp (libuv's thread) while the photo is
-          // resized for the model on this thread and the model runs
-          const base = heatmapBase(photo);
-          base.catch(() => undefined); // a failure is reported when it is awaited
-          const [r] = await model.classify([photo]);
-          out.push(r ? { ...r, ...(await photoImages(photo, r.cam, await base)) } : null);
-        } catch {
-          out.push(null);
-        }
-      }
-      return out;
+      // one photo after another (a batch is no faster on two cores: bench/diagnosis, batch of 20
+      // against one image p50), the next decoded while this one is classified (identify.ts)
+      return identifyPhotos(model, req.images.map(buffer));
     }
     case 'thumbnail':
       return thumbnailJpeg(buffer(req.photo), req.side, req.quality);

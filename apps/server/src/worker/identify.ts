@@ -1,0 +1,59 @@
+/**
+ * Identification of a few photos, one after another (the worker's `identify`): each photo decoded
+ * once, classified, and turned into its heatmap and thumbnail. Three things overlap on the two
+ * cores, all from the one decoded image:
+ * - the heatmap's 1024 px base is resized by sharp (libuv's thread) while the photo is resized for
+ *   the model on this thread and the model runs;
+ * - the next photo is decoded (sharp again) while this one is classified and drawn, when the two
+ *   together hold no more decoded pixels than one photo of the upload limit may (40 MP, 120 MB of
+ *   RGB): so the worker never holds more than it did with one photo at a time.
+ * A photo that cannot be decoded or classified is null; the others are not redone.
+ */
+import sharp from 'sharp';
+import { heatmapBase, photoImages } from '../images/photo-images.ts';
+import type { Classifier } from '../inference/classifier.ts';
+import { type DecodedRgb, decodeRgb } from '../inference/preprocess.ts';
+import type { Identified } from './model-worker.ts';
+
+/** The most decoded pixels held at once: one photo at the upload limit (modules/diagnosis/uploads.ts). */
+export const MAX_HELD_PIXELS = 40_000_000;
+
+/** A photo's pixel count from its header (Infinity when it cannot be read: it is not decoded early). */
+async function pixelsOf(bytes: Buffer): Promise<number> {
+  try {
+    const { width, height } = await sharp(bytes).metadata();
+    return width && height ? width * height : Infinity;
+  } catch {
+    return Infinity;
+  }
+}
+
+export async function identifyPhotos(
+  model: Pick<Classifier, 'classify'>,
+  photos: readonly Buffer[],
+  opts: { maxHeldPixels?: number; decode?: (bytes: Buffer) => Promise<DecodedRgb> } = {},
+): Promise<(Identified | null)[]> {
+  const maxHeld = opts.maxHeldPixels ?? MAX_HELD_PIXELS;
+  const decode = opts.decode ?? decodeRgb;
+  const out: (Identified | null)[] = [];
+  let ahead: Promise<DecodedRgb> | undefined; // the next photo's decode, started early
+  for (let i = 0; i < photos.length; i++) {
+    const decoding = ahead ?? decode(photos[i] as Buffer);
+    ahead = undefined;
+    try {
+      const photo = await decoding;
+      const next = photos[i + 1];
+      if (next && photo.width * photo.height + (await pixelsOf(next)) <= maxHeld) {
+        ahead = decode(next);
+        ahead.catch(() => undefined); // a failure is reported in its turn
+      }
+      const base = heatmapBase(photo);
+      base.catch(() => undefined); // likewise, when it is awaited
+      const [r] = await model.classify([photo]);
+      out.push(r ? { ...r, ...(await photoImages(photo, r.cam, await base)) } : null);
+    } catch {
+      out.push(null);
+    }
+  }
+  return out;
+}
