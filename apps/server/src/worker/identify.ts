@@ -38,10 +38,10 @@ export async function identifyPhotos(
   const out: (Identified | null)[] = [];
   let ahead: Promise<DecodedRgb> | undefined; // the next photo's decode, started early
   for (let i = 0; i < photos.length; i++) {
-    const decoding = ahead ?? decode(photos[i] as Buffer);
+    const early = ahead;
     ahead = undefined;
     try {
-      const photo = await decoding;
+      const photo = await (early ?? decode(photos[i] as Buffer));
       const next = photos[i + 1];
       if (next && photo.width * photo.height + (await pixelsOf(next)) <= maxHeld) {
         ahead = decode(next);
