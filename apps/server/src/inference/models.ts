@@ -50,6 +50,7 @@ import {
   type DecodedRgb,
   type PhotoInput,
   type PreprocessedImage,
+  INPUT_SIZE,
   InputBufferPool,
   batchTensors,
   decodeRgb,
@@ -99,8 +100,8 @@ class Mutex {
  */
 type PreprocessCache = Map<number, { images: Promise<PreprocessedImage[]>; buffer: Float32Array }>;
 
-/** Pooled input buffers: up to 32 photos at 224 px each (19 MB), two kept. */
-const INPUT_POOL = new InputBufferPool(32 * 3 * 224 * 224);
+/** Pooled input buffers: up to 32 photos at the input size (224 px: 19 MB), two kept. */
+const INPUT_POOL = new InputBufferPool(32 * 3 * INPUT_SIZE * INPUT_SIZE);
 
 /** Gives a request's input buffers back to the pool, once nothing writes into them any more. */
 async function releaseInputs(cache: PreprocessCache): Promise<void> {

@@ -42,13 +42,13 @@ export async function identifyPhotos(
     ahead = undefined;
     try {
       const photo = await (early ?? decode(photos[i] as Buffer));
+      const base = heatmapBase(photo);
+      base.catch(() => undefined); // a failure is reported when it is awaited
       const next = photos[i + 1];
       if (next && photo.width * photo.height + (await pixelsOf(next)) <= maxHeld) {
         ahead = decode(next);
-        ahead.catch(() => undefined); // a failure is reported in its turn
+        ahead.catch(() => undefined); // likewise, in its turn
       }
-      const base = heatmapBase(photo);
-      base.catch(() => undefined); // likewise, when it is awaited
       const [r] = await model.classify([photo]);
       out.push(r ? { ...r, ...(await photoImages(photo, r.cam, await base)) } : null);
     } catch {
