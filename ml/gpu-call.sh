@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# The GPU recipe with every lab training photo, on a lent GPU machine (the workplace's device tool).
+#
+# A call to that machine takes at most 64 MiB: the tracked tree, the untracked files git does not ignore and the
+# carried paths. `gpu pack --lab-per-class 0` (5,146 lab photos) with both ImageNet starts is about 83 MiB, so it
+# travels in parts, in calls made one right after the other (a machine stays warm 30 s after a call and keeps what
+# the earlier calls brought), with only ml/ in the tree:
+#
+#   bash ml/gpu-call.sh pack            # gpu pack --lab-per-class 0, cut into .carry/gpu-1, .carry/gpu-2 (each fits)
+#   bash ml/gpu-call.sh trim            # only ml/ travels: the rest out of git's index, and ignored, until restore
+#   device run, carry [".carry/gpu-1"]:  bash ml/gpu-call.sh have .carry/gpu-1
+#   device run, carry [".carry/gpu-2"]:  bash ml/gpu-call.sh train 7 resnet50_imagenet mobilenet_v2_imagenet
+#   bash ml/gpu-call.sh restore         # the tree as it was (also after a failed call)
+#   bash ml/gpu-call.sh fetch FILES_AT ml/runs/gpu-all   # the weights back here, joined and checked
+#
+# `train MIN ARCH...` (on the GPU machine) joins the parts, checks them, runs `gpu train --time-budget-min MIN` and
+# cuts the weights into parts of at most 15 MiB under $OUT (a file may not come back over 16 MiB). If the second call
+# finds a fresh machine, `train` says the first part is missing: run both calls again. Then, back here:
+# `gpu finish --arch A --weights ml/runs/gpu-all/A.npz` and the steps of ml/README.md.
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(dirname "$HERE")"
+CARRY="$ROOT/.carry"
+PACK="$HERE/.pack"
+LIMIT_MIB=64      # what one call takes
+MARGIN_MIB=1      # kept free of that
+PART_MIB=${GPU_CALL_PART_MIB:-8}
+MARK_BEGIN="# >>> ml/gpu-call.sh trim"
+MARK_END="# <<< ml/gpu-call.sh trim"
+
+die() { echo "gpu-call: $*" >&2; exit 1; }
+mib() { echo $(( ($1 + 1048575) / 1048576 )); }
+
+# cut SRC_DIR DEST_PREFIX PART_MIB BUDGET_MIB: SRC_DIR as one tar, cut into parts of PART_MIB, the parts in order
+# in folders DEST_PREFIX-1, -2, ... of at most BUDGET_MIB each; every folder gets the MANIFEST (the tar's sha256,
+# size and number of parts)
+cut_dir() {
+  local src=$1 dest=$2 part=$3 budget=$4 tmp
+  (( part <= budget )) || die "parts of $part MiB do not fit in $budget MiB"
+  tmp=$(mktemp -d)
+  tar -C "$src" -cf "$tmp/all.tar" .
+  split -b "${part}M" -d -a 3 "$tmp/all.tar" "$tmp/part-"
+  local n=0 folder=1 used=0 size
+  rm -rf "$dest"-*
+  mkdir -p "$dest-1"
+  for p in "$tmp"/part-*; do
+    size=$(stat -c %s "$p")
+    if (( used + size > budget * 1048576 )); then folder=$((folder + 1)); used=0; mkdir -p "$dest-$folder"; fi
+    mv "$p" "$dest-$folder/"
+    used=$((used + size)); n=$((n + 1))
+  done
+  local line
+  line="$(sha256sum "$tmp/all.tar" | cut -d' ' -f1) $(stat -c %s "$tmp/all.tar") $n"
+  for d in "$dest"-*; do echo "$line" > "$d/MANIFEST"; done
+  rm -rf "$tmp"
+  echo "$src: $(mib "$(du -cb "$dest"-* | tail -1 | cut -f1)") MiB in $n parts, in $(ls -d "$dest"-* | tr '\n' ' ')"
+}
+
+# join DEST DIR...: the parts found in the DIRs (any order) joined, checked against the MANIFEST, unpacked into DEST
+join_dirs() {
+  local dest=$1; shift
+  local manifest="" d
+  for d in "$@"; do [[ -f "$d/MANIFEST" ]] && manifest="$d/MANIFEST"; done
+  [[ -n "$manifest" ]] || die "no MANIFEST in $*"
+  read -r sha size n < "$manifest"
+  local tmp parts=()
+  tmp=$(mktemp -d)
+  for ((i = 0; i < n; i++)); do
+    local name found=""
+    name=$(printf 'part-%03d' "$i")
+    for d in "$@"; do [[ -f "$d/$name" ]] && found="$d/$name"; done
+    [[ -n "$found" ]] || { rm -rf "$tmp"; die "part $((i + 1)) of $n ($name) is missing from $*"; }
+    parts+=("$found")
+  done
+  cat "${parts[@]}" > "$tmp/all.tar"
+  [[ "$(stat -c %s "$tmp/all.tar")" == "$size" && "$(sha256sum "$tmp/all.tar" | cut -d' ' -f1)" == "$sha" ]] \
+    || { rm -rf "$tmp"; die "the joined parts do not match the MANIFEST (sha256 $sha, $size bytes)"; }
+  mkdir -p "$dest"
+  tar -C "$dest" -xf "$tmp/all.tar"
+  rm -rf "$tmp"
+  echo "joined $n parts into $dest"
+}
+
+tree_bytes() {  # what a call takes of the tree: tracked files and untracked files git does not ignore
+  (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | xargs -0 -r stat -c %s 2>/dev/null \
+    | awk '{ s += $1 } END { print s + 0 }')
+}
+
+case "${1:-}" in
+  pack)
+    bash "$HERE/run.sh" gpu pack --lab-per-class 0 --out "$PACK"
+    # the tree that travels with the parts is ml/ alone once trimmed
+    ml_bytes=$(cd "$ROOT" && git ls-files -z ml | xargs -0 stat -c %s | awk '{ s += $1 } END { print s + 0 }')
+    cut_dir "$PACK" "$CARRY/gpu" "$PART_MIB" $((LIMIT_MIB - MARGIN_MIB - $(mib "$ml_bytes")))
+    ;;
+  trim)
+    cd "$ROOT"
+    git diff --cached --quiet || die "the index differs from HEAD: commit or unstage first"
+    grep -qF "$MARK_BEGIN" .git/info/exclude 2>/dev/null && die "already trimmed: bash ml/gpu-call.sh restore"
+    mapfile -t top < <(git ls-files | cut -d/ -f1 | sort -u | grep -vx ml)
+    git rm -r -q --cached -- "${top[@]}"
+    mkdir -p .git/info
+    { echo "$MARK_BEGIN"; printf '/%s\n' "${top[@]}"; echo "$MARK_END"; } >> .git/info/exclude
+    echo "what a call takes of the tree now: $(mib "$(tree_bytes)") MiB (restore with: bash ml/gpu-call.sh restore)"
+    ;;
+  restore)
+    cd "$ROOT"
+    git reset -q  # trim refused a staged change, so the index was HEAD's
+    if [[ -f .git/info/exclude ]]; then
+      awk -v b="$MARK_BEGIN" -v e="$MARK_END" '$0 == b { s = 1; next } $0 == e { s = 0; next } !s' \
+        .git/info/exclude > .git/info/exclude.tmp && mv .git/info/exclude.tmp .git/info/exclude
+    fi
+    echo "the tree is back: $(git status --short | wc -l) changed or untracked path(s)"
+    ;;
+  have)  # on the GPU machine: the parts this call brought are there
+    shift
+    for d in "$@"; do [[ -f "$d/MANIFEST" ]] || die "$d has no MANIFEST"; du -sh "$d"; done
+    ;;
+  train)  # on the GPU machine, from the repository root: bash ml/gpu-call.sh train MIN ARCH...
+    shift
+    minutes=${1:?minutes}; shift
+    (( $# )) || die "train MIN ARCH...: name the networks"
+    out=${OUT:?OUT: the output folder of a device call}
+    rm -rf /tmp/gpu-pack /tmp/gpu-weights
+    join_dirs /tmp/gpu-pack "$CARRY"/gpu-*
+    cd "$HERE"
+    set -o pipefail
+    OMP_NUM_THREADS=1 PYTHONUNBUFFERED=1 PYTHONPATH=. "${PYTHON:-python3}" -m diagrodl_ml.cli gpu train --pack /tmp/gpu-pack \
+      --out /tmp/gpu-weights --arch "$@" --time-budget-min "$minutes" 2>&1 | tee "$out/train.log"
+    cut_dir /tmp/gpu-weights "$out/weights" 15 60
+    ;;
+  fetch)  # here: bash ml/gpu-call.sh fetch FILES_AT DEST
+    join_dirs "${3:?fetch FILES_AT DEST}" "${2:?}"/weights-*
+    ;;
+  cut) cut_dir "${2:?cut SRC DEST_PREFIX PART_MIB BUDGET_MIB}" "${3:?}" "${4:?}" "${5:?}" ;;
+  join) shift; join_dirs "${1:?join DEST DIR...}" "${@:2}" ;;
+  *) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
