@@ -12,11 +12,17 @@
 #   device run, carry [".carry/gpu-2"]:  bash ml/gpu-call.sh train 7 resnet50_imagenet mobilenet_v2_imagenet
 #   bash ml/gpu-call.sh restore         # the tree as it was (also after a failed call)
 #   bash ml/gpu-call.sh fetch FILES_AT ml/runs/gpu-all   # the weights back here, joined and checked
+#   bash ml/gpu-call.sh finish ml/runs/gpu-all ml/runs/stage   # every step to shippable files, beside models/
+#   bash ml/gpu-call.sh compare models ml/runs/stage           # (finish ends with it) the cards side by side
 #
 # `train MIN ARCH...` (on the GPU machine) joins the parts, checks them, runs `gpu train --time-budget-min MIN` and
 # cuts the weights into parts of at most 15 MiB under $OUT (a file may not come back over 16 MiB). If the second call
-# finds a fresh machine, `train` says the first part is missing: run both calls again. Then, back here:
-# `gpu finish --arch A --weights ml/runs/gpu-all/A.npz` and the steps of ml/README.md.
+# finds a fresh machine, `train` says the first part is missing: run both calls again.
+# `finish WEIGHTS STAGE` (here, about 40 minutes) makes from each network's weights what ships now: `gpu finish`,
+# `graft lab-like`, then the lab expert of commit fdf1ff5 (`graft expert`) for the MobileNet and `quantize` for the
+# ResNet50; the VGG16 of models/ joins them and `gpu ensemble-card` writes the ensemble's card. It then prints the
+# validation and test figures of STAGE beside those of models/. Copy STAGE's files to models/ only if they win on
+# validation, as ml/README.md says.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$HERE")"
@@ -132,7 +138,71 @@ case "${1:-}" in
   fetch)  # here: bash ml/gpu-call.sh fetch FILES_AT DEST
     join_dirs "${3:?fetch FILES_AT DEST}" "${2:?}"/weights-*
     ;;
+  finish)  # here: bash ml/gpu-call.sh finish WEIGHTS STAGE
+    weights=$(realpath "${2:?finish WEIGHTS STAGE}"); stage=$(realpath -m "${3:?finish WEIGHTS STAGE}")
+    [[ "$stage" != "$ROOT/models" ]] || die "STAGE must not be models/: compare first, then copy"
+    step() {  # step DIR COMMAND...: one step into STAGE/DIR; a step that writes nothing passes its input on
+      local dir=$1 in=$2; shift 2
+      mkdir -p "$stage/$dir"
+      echo "+ ($dir) bash ml/run.sh $*"
+      bash "$HERE/run.sh" "$@"
+      if [[ ! -f "$stage/$dir/$(basename "$in")" ]]; then
+        echo "($dir wrote nothing: $(basename "$in") goes on as it was)"
+        cp "$in" "$stage/$dir/"; cp "${in%.onnx}.card.json" "$stage/$dir/"
+      fi
+    }
+    expert="$stage/expert/mobilenet-v3-small-lab.onnx"
+    mkdir -p "$stage/expert"
+    git -C "$ROOT" show fdf1ff5:models/mobilenet.onnx > "$expert"
+    git -C "$ROOT" show fdf1ff5:models/mobilenet.card.json > "${expert%.onnx}.card.json"
+    for net in mobilenet resnet50; do
+      arch=$([[ $net == mobilenet ]] && echo mobilenet_v2_imagenet || echo resnet50_imagenet)
+      [[ -f "$weights/$arch.npz" ]] || { echo "no $arch.npz in $weights: $net.onnx is not made"; continue; }
+      step 1-finish "$stage/1-finish/$net.onnx" gpu finish --arch "$arch" --weights "$weights/$arch.npz" \
+        --models-dir "$stage/1-finish"
+      step 2-lab-like "$stage/1-finish/$net.onnx" graft lab-like --model "$stage/1-finish/$net.onnx" \
+        --out "$stage/2-lab-like/$net.onnx"
+      if [[ $net == mobilenet ]]; then
+        step 3-last "$stage/2-lab-like/$net.onnx" graft expert --model "$stage/2-lab-like/$net.onnx" \
+          --expert "$expert" --out "$stage/3-last/$net.onnx"
+      else
+        step 3-last "$stage/2-lab-like/$net.onnx" quantize --model "$stage/2-lab-like/$net.onnx" \
+          --out "$stage/3-last/$net.onnx"
+      fi
+      cp "$stage/3-last/$net.onnx" "$stage/3-last/$net.card.json" "$stage/"
+    done
+    for f in "$ROOT"/models/vgg16.onnx "$ROOT"/models/vgg16.card.json "$ROOT"/models/LICENSE-*; do
+      [[ -f "$stage/$(basename "$f")" ]] || cp "$f" "$stage/"
+    done
+    for net in mobilenet resnet50; do  # a network not made here stays the shipped one
+      [[ -f "$stage/$net.onnx" ]] || cp "$ROOT/models/$net.onnx" "$ROOT/models/$net.card.json" "$stage/"
+    done
+    echo "+ bash ml/run.sh gpu ensemble-card --models-dir $stage"
+    bash "$HERE/run.sh" gpu ensemble-card --models-dir "$stage" --runs "$ROOT/ml/runs/gpu" "$weights"
+    bash "$0" compare "$ROOT/models" "$stage"
+    ;;
+  compare)  # bash ml/gpu-call.sh compare DIR...: the cards' test, validation and held-out figures, side by side
+    shift
+    /usr/bin/python3 - "$@" <<'PY'
+import json, sys
+from pathlib import Path
+def figures(card):
+    m = card["metrics"]
+    ev = card.get("field_evaluation") or card["out_of_distribution"]["evaluation"]
+    num = lambda v: "-" if v is None else f"{v:.4f}"
+    f = lambda k: "/".join(num(ev[k].get(x)) for x in ("top1", "accepted_share", "accuracy_accepted")) if k in ev else "-"
+    return [num(m.get("accuracy")), num(m.get("min_recall")), f("field_val_all"), f("field_val"), f("field2_val"),
+            f("field_holdout"), num(ev.get("other_crop_holdout", {}).get("refused_share"))]
+print("file | folder | lab test top-1 | lowest class recall | field validation top-1/given/right: both sources, first,"
+      " second | field held out | other crops held out refused")
+for name in ("mobilenet", "resnet50", "vgg16", "ensemble"):
+    for where in sys.argv[1:]:
+        p = Path(where) / f"{name}.card.json"
+        if p.exists():
+            print(" | ".join([name, where, *figures(json.loads(p.read_text()))]))
+PY
+    ;;
   cut) cut_dir "${2:?cut SRC DEST_PREFIX PART_MIB BUDGET_MIB}" "${3:?}" "${4:?}" "${5:?}" ;;
   join) shift; join_dirs "${1:?join DEST DIR...}" "${@:2}" ;;
-  *) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -1,5 +1,5 @@
-"""ml/gpu-call.sh: the tree trimmed to ml/ and put back exactly, and files cut into parts that fit and joined back
-bit for bit (a missing or altered part refused), in a throwaway git repository."""
+"""ml/gpu-call.sh: the tree trimmed to ml/ and put back exactly, files cut into parts that fit and joined back bit
+for bit (a missing or altered part refused), in a throwaway git repository; and the cards compared side by side."""
 import os
 import shutil
 import subprocess
@@ -88,6 +88,22 @@ class GpuCallTest(unittest.TestCase):
         r = sh(self.repo, "join", str(self.repo / "y"), *map(str, folders), ok=False)
         self.assertIn("do not match", r.stderr)
         self.assertFalse((self.repo / "y").exists())
+
+    def test_compare_prints_each_card_of_each_folder(self):
+        import json
+        a, b = self.repo / "a", self.repo / "b"
+        a.mkdir(), b.mkdir()
+        field = {"top1": 0.6, "accepted_share": 0.5, "accuracy_accepted": 0.85}
+        (a / "mobilenet.card.json").write_text(json.dumps({"metrics": {"accuracy": 0.97, "min_recall": 0.9},
+            "out_of_distribution": {"evaluation": {"field_val_all": field, "other_crop_holdout": {"refused_share": 0.94}}}}))
+        # nothing given on field photos: no share right when given
+        (b / "mobilenet.card.json").write_text(json.dumps({"metrics": {"accuracy": 0.1, "min_recall": 0.0},
+            "field_evaluation": {"field_val_all": {**field, "accepted_share": 0.0, "accuracy_accepted": None}}}))
+        rows = sh(self.repo, "compare", str(a), str(b)).stdout.splitlines()
+        self.assertEqual(len(rows), 3)
+        self.assertEqual(rows[1].split(" | "), ["mobilenet", str(a), "0.9700", "0.9000", "0.6000/0.5000/0.8500", "-",
+                                                "-", "-", "0.9400"])
+        self.assertEqual(rows[2].split(" | ")[2:5], ["0.1000", "0.0000", "0.6000/0.0000/-"])
 
 
 if __name__ == "__main__":
