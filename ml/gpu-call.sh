@@ -2,7 +2,7 @@
 # The GPU recipe with every lab training photo, on a lent GPU machine (the workplace's device tool).
 #
 # A call to that machine takes at most 64 MiB: the tracked tree, the untracked files git does not ignore and the
-# carried paths. `gpu pack --lab-per-class 0` (5,146 lab photos) with both ImageNet starts is about 83 MiB, so it
+# carried paths. `gpu pack --lab-per-class 0` (5,146 lab photos) with both ImageNet starts is 84 MiB, so it
 # travels in parts, in calls made one right after the other (a machine stays warm 30 s after a call and keeps what
 # the earlier calls brought), with only ml/ in the tree:
 #
@@ -19,10 +19,10 @@
 # cuts the weights into parts of at most 15 MiB under $OUT (a file may not come back over 16 MiB). If the second call
 # finds a fresh machine, `train` says the first part is missing: run both calls again.
 # `finish WEIGHTS STAGE` (here, about 40 minutes) makes from each network's weights what ships now: `gpu finish`,
-# `graft lab-like`, then the lab expert of commit fdf1ff5 (`graft expert`) for the MobileNet and `quantize` for the
-# ResNet50; the VGG16 of models/ joins them and `gpu ensemble-card` writes the ensemble's card. It then prints the
-# validation and test figures of STAGE beside those of models/. Copy STAGE's files to models/ only if they win on
-# validation, as ml/README.md says.
+# `graft lab-like`, then the lab expert of commit fdf1ff5 (`graft expert`) for the MobileNet, and `quantize` and
+# `evaluate --record-cpu` for the ResNet50; the VGG16 of models/ joins them and `gpu ensemble-card` writes the
+# ensemble's card. It ends with `compare`. Copy STAGE's files to models/ only if they win on validation, as
+# ml/README.md says.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$HERE")"
@@ -168,6 +168,8 @@ case "${1:-}" in
       else
         step 3-last "$stage/2-lab-like/$net.onnx" quantize --model "$stage/2-lab-like/$net.onnx" \
           --out "$stage/3-last/$net.onnx"
+        echo "+ bash ml/run.sh evaluate --model $stage/3-last/$net.onnx --record-cpu"
+        bash "$HERE/run.sh" evaluate --model "$stage/3-last/$net.onnx" --record-cpu  # int8: this kind of CPU's figures
       fi
       cp "$stage/3-last/$net.onnx" "$stage/3-last/$net.card.json" "$stage/"
     done
@@ -204,5 +206,5 @@ PY
     ;;
   cut) cut_dir "${2:?cut SRC DEST_PREFIX PART_MIB BUDGET_MIB}" "${3:?}" "${4:?}" "${5:?}" ;;
   join) shift; join_dirs "${1:?join DEST DIR...}" "${@:2}" ;;
-  *) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 2 ;;
 esac
