@@ -87,17 +87,16 @@ join_dirs() {
   echo "joined $n parts into $dest"
 }
 
-tree_bytes() {  # what a call takes of the tree: tracked files and untracked files git does not ignore
-  (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | xargs -0 -r stat -c %s 2>/dev/null \
+tree_bytes() {  # tree_bytes [PATH...]: what a call takes of the tree (tracked files, untracked ones git does not ignore)
+  (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard -- "$@" | xargs -0 -r stat -c %s 2>/dev/null \
     | awk '{ s += $1 } END { print s + 0 }')
 }
 
 case "${1:-}" in
   pack)
     bash "$HERE/run.sh" gpu pack --lab-per-class 0 --out "$PACK"
-    # the tree that travels with the parts is ml/ alone once trimmed
-    ml_bytes=$(cd "$ROOT" && git ls-files -z ml | xargs -0 stat -c %s | awk '{ s += $1 } END { print s + 0 }')
-    cut_dir "$PACK" "$CARRY/gpu" "$PART_MIB" $((LIMIT_MIB - MARGIN_MIB - $(mib "$ml_bytes")))
+    # the tree that travels with the parts is ml/ alone once trimmed (trim)
+    cut_dir "$PACK" "$CARRY/gpu" "$PART_MIB" $((LIMIT_MIB - MARGIN_MIB - $(mib "$(tree_bytes ml)")))
     ;;
   trim)
     cd "$ROOT"
