@@ -29,6 +29,8 @@ export interface App {
   server: FastifyInstance;
   db: Db;
   config: Config;
+  /** The models, in their worker thread. */
+  models: ModelWorker;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -159,6 +161,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     server,
     db,
     config,
+    models,
     close: () => server.close(),
   };
 }

@@ -1,5 +1,6 @@
 // The worker's identification: the same answers and images however the work overlaps, a photo
-// that fails is null, and the next photo is decoded early only within the pixel bound.
+// that cannot be decoded is null, a failing model rejects the call, and the next photo is decoded
+// early only within the pixel bound.
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,5 +109,17 @@ describe('identifyPhotos', () => {
     const { out: first } = await logged([bad, photos[2]!]);
     expect(first[0]).toBeNull();
     expect(first[1]).not.toBeNull();
+  });
+
+  it("rejects the whole call when the model fails: that is not the photo's fault", async () => {
+    const failing = {
+      classify: () => Promise.reject(new Error('onnxruntime: out of memory')),
+    };
+    await expect(identifyPhotos(failing, [photos[0]!, photos[1]!])).rejects.toThrow(
+      'out of memory',
+    );
+    await expect(identifyPhotos({ classify: async () => [] }, [photos[0]!])).rejects.toThrow(
+      'no answer',
+    );
   });
 });

@@ -7,7 +7,9 @@
  * - the next photo is decoded (sharp again) while this one is classified and drawn, when the two
  *   together hold no more decoded pixels than one photo of the upload limit may (40 MP, 120 MB of
  *   RGB): so the worker never holds more than it did with one photo at a time.
- * A photo that cannot be decoded or classified is null; the others are not redone.
+ * A photo that cannot be decoded is null (the photo is at fault; the others are not redone). A
+ * failure after the decode (the model or the image work) is not the photo's fault: it rejects the
+ * whole call, so that the caller keeps the photos (identification-runner.ts).
  */
 import sharp from 'sharp';
 import { heatmapBase, photoImages } from '../images/photo-images.ts';
@@ -40,20 +42,23 @@ export async function identifyPhotos(
   for (let i = 0; i < photos.length; i++) {
     const early = ahead;
     ahead = undefined;
+    let photo: DecodedRgb;
     try {
-      const photo = await (early ?? decode(photos[i] as Buffer));
-      const base = heatmapBase(photo);
-      base.catch(() => undefined); // a failure is reported when it is awaited
-      const next = photos[i + 1];
-      if (next && photo.width * photo.height + (await pixelsOf(next)) <= maxHeld) {
-        ahead = decode(next);
-        ahead.catch(() => undefined); // likewise, in its turn
-      }
-      const [r] = await model.classify([photo]);
-      out.push(r ? { ...r, ...(await photoImages(photo, r.cam, await base)) } : null);
+      photo = await (early ?? decode(photos[i] as Buffer));
     } catch {
       out.push(null);
+      continue;
     }
+    const base = heatmapBase(photo);
+    base.catch(() => undefined); // a failure is reported when it is awaited
+    const next = photos[i + 1];
+    if (next && photo.width * photo.height + (await pixelsOf(next)) <= maxHeld) {
+      ahead = decode(next);
+      ahead.catch(() => undefined); // likewise, in its turn (it is awaited above, or dropped)
+    }
+    const [r] = await model.classify([photo]);
+    if (!r) throw new Error('the model gave no answer for a photo');
+    out.push({ ...r, ...(await photoImages(photo, r.cam, await base)) });
   }
   return out;
 }

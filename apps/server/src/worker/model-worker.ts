@@ -77,6 +77,33 @@ function workerEntry(): URL {
 
 const asBuffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 
+/** Starts a worker thread and waits until it has checked the cards and loaded the models. */
+function spawn(
+  modelsDir: string,
+  log: Logger,
+): Promise<{ worker: Worker; summary: WorkerSummary }> {
+  const worker = new Worker(workerEntry(), {
+    workerData: { modelsDir },
+    resourceLimits: { stackSizeMb: WORKER_STACK_MB },
+  });
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number) =>
+      reject(new Error(`the inference worker stopped while loading (exit code ${code})`));
+    const onMessage = (m: WorkerReply) => {
+      if (m.kind === 'log') log[m.level](m.msg);
+      else if (m.kind === 'ready') {
+        worker.off('error', reject);
+        worker.off('exit', onExit);
+        worker.off('message', onMessage); // from here ModelWorker.attach listens
+        resolve({ worker, summary: m.summary });
+      }
+    };
+    worker.on('error', reject);
+    worker.on('exit', onExit);
+    worker.on('message', onMessage);
+  });
+}
+
 export class ModelWorker implements Inference {
   private nextId = 1;
   private readonly pending = new Map<
@@ -84,14 +111,31 @@ export class ModelWorker implements Inference {
     { resolve: (v: unknown) => void; reject: (e: Error) => void }
   >();
   private readonly byId: Map<string, WorkerSummary['models'][number]>;
+  private worker!: Worker;
+  /** A worker that stopped by itself is started again; calls made meanwhile wait for it. */
+  private restarting: Promise<void> | null = null;
+  private closing = false;
+  /** Closed, or stopped and could not be started again: every call is refused. */
   private closed = false;
+  private closedReason: string | null = null;
 
   private constructor(
-    private readonly worker: Worker,
+    worker: Worker,
     private readonly summary: WorkerSummary,
+    private readonly modelsDir: string,
+    private readonly log: Logger,
   ) {
     this.byId = new Map(summary.models.map((m) => [m.id, m]));
+    this.attach(worker);
+  }
+
+  private attach(worker: Worker): void {
+    this.worker = worker;
     worker.on('message', (m: WorkerReply) => {
+      if (m.kind === 'log') {
+        this.log[m.level](m.msg);
+        return;
+      }
       if (m.kind !== 'reply') return;
       const p = this.pending.get(m.id);
       if (!p) return;
@@ -105,38 +149,50 @@ export class ModelWorker implements Inference {
     };
     worker.on('error', failAll);
     worker.on('exit', (code) => {
-      this.closed = true;
       failAll(new Error(`the inference worker stopped (exit code ${code})`));
+      if (this.closing) {
+        this.closed = true;
+        return;
+      }
+      // It stopped by itself (it ran out of memory, a native library failed): the models are
+      // loaded again in a new thread, and the calls in flight failed (their callers keep the photos).
+      this.log.warn(`the inference worker stopped (exit code ${code}); starting it again`);
+      const loaded = (w: WorkerSummary) => w.models.map((m) => m.id).join(',');
+      this.restarting = spawn(this.modelsDir, this.log)
+        .then(({ worker: next, summary }) => {
+          if (loaded(summary) !== loaded(this.summary)) {
+            void next.terminate();
+            throw new Error(`it loaded other models (${loaded(summary) || 'none'})`);
+          }
+          this.restarting = null;
+          if (this.closing) {
+            this.closed = true;
+            void next.terminate();
+          } else this.attach(next);
+        })
+        .catch((err: unknown) => {
+          this.restarting = null;
+          this.closed = true;
+          this.closedReason = `the inference worker stopped and could not start again: ${
+            err instanceof Error ? err.message : String(err)
+          }`;
+          this.log.warn(this.closedReason);
+        });
     });
   }
 
   /** Starts the worker and waits until it has checked the cards and loaded the models. */
-  static start(
+  static async start(
     modelsDir: string,
     log: Logger = { info: () => undefined, warn: () => undefined },
   ): Promise<ModelWorker> {
-    const worker = new Worker(workerEntry(), {
-      workerData: { modelsDir },
-      resourceLimits: { stackSizeMb: WORKER_STACK_MB },
-    });
-    return new Promise<ModelWorker>((resolve, reject) => {
-      const onExit = (code: number) =>
-        reject(new Error(`the inference worker stopped while loading (exit code ${code})`));
-      worker.on('error', reject);
-      worker.on('exit', onExit);
-      worker.on('message', (m: WorkerReply) => {
-        if (m.kind === 'log') log[m.level](m.msg);
-        else if (m.kind === 'ready') {
-          worker.off('error', reject);
-          worker.off('exit', onExit);
-          resolve(new ModelWorker(worker, m.summary));
-        }
-      });
-    });
+    const { worker, summary } = await spawn(modelsDir, log);
+    return new ModelWorker(worker, summary, modelsDir, log);
   }
 
-  private call<T>(body: RequestBody): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('the inference worker is closed'));
+  private async call<T>(body: RequestBody): Promise<T> {
+    if (this.restarting) await this.restarting;
+    if (this.closed) throw new Error(this.closedReason ?? 'the inference worker is closed');
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
@@ -160,7 +216,7 @@ export class ModelWorker implements Inference {
   }
 
   has(id: string): boolean {
-    return this.byId.has(id);
+    return !this.closed && this.byId.has(id);
   }
 
   list(): LoadedModelDetails[] {
@@ -168,7 +224,11 @@ export class ModelWorker implements Inference {
   }
 
   health(): ModelHealth[] {
-    return this.summary.health;
+    const reason = this.closedReason;
+    if (reason === null) return this.summary.health;
+    return this.summary.health.map((h) =>
+      h.status === 'loaded' ? { ...h, status: 'refused' as const, reason } : h,
+    );
   }
 
   accuracy(id: string): number | null {
@@ -181,8 +241,8 @@ export class ModelWorker implements Inference {
 
   /**
    * Classifies photos with model `id` and renders each one's heatmap and thumbnail, every photo
-   * decoded once. One result per photo, in order: null for a photo that cannot be decoded or
-   * classified. Throws when the whole call fails (the model is not loaded, the worker stopped).
+   * decoded once. One result per photo, in order: null for a photo that cannot be decoded. Throws
+   * when the call fails otherwise (the model is not loaded or failed, the worker stopped).
    */
   async identify(id: string, images: readonly Buffer[]): Promise<(Identified | null)[]> {
     if (!images.length) return [];
@@ -202,8 +262,10 @@ export class ModelWorker implements Inference {
 
   /** Frees the sessions and stops the thread. */
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.closing || this.closed) return;
+    this.closing = true; // from now on, a thread that stops is not started again
     await this.call({ op: 'close' }).catch(() => undefined);
+    if (this.closed) return; // a restart was under way and did not go on
     this.closed = true;
     await this.worker.terminate();
   }

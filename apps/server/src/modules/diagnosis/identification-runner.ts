@@ -282,7 +282,11 @@ export class IdentificationRunner {
     }
   }
 
-  /** Identifies a few images; returns how many could not be read (they are dropped). */
+  /**
+   * Identifies a few images; returns how many were dropped: their file is gone, they cannot be
+   * decoded, or they alone fail. Throws (runJob keeps every photo pending) when the failure is not
+   * a photo's: the file store cannot be read, or the model fails on every photo it is given.
+   */
   private async identifyChunk(
     userId: number,
     token: string,
@@ -294,29 +298,37 @@ export class IdentificationRunner {
     for (const row of chunk) {
       try {
         ok.push({ row, bytes: await this.media.read('post_images', userId, row.file) });
-      } catch {
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
         failed++;
         await this.repo.dropClaimed(userId, row.id, token);
       }
     }
-    // A photo that cannot be identified comes back null, the others are not redone. If the whole call
-    // fails (the worker stopped), each photo is tried again on its own.
+    // A photo that cannot be decoded comes back null, the others are not redone. If the whole call
+    // fails (the worker stopped, the model failed), each photo is tried again on its own: one that
+    // fails alone while another passes is dropped; when none passes, the fault is not the photos'.
     let results: (Identified | null)[];
     try {
       results = await this.models.identify(
         modelId,
         ok.map((o) => o.bytes),
       );
-    } catch {
-      results = [];
+    } catch (callErr) {
+      const alone: (Identified | null | undefined)[] = []; // undefined: it failed alone too
+      let lastErr: unknown = callErr;
       for (const o of ok) {
-        results.push(
+        alone.push(
           await this.models.identify(modelId, [o.bytes]).then(
             (r) => r[0] ?? null,
-            () => null,
+            (err: unknown) => {
+              lastErr = err;
+              return undefined;
+            },
           ),
         );
       }
+      if (alone.every((r) => r === undefined)) throw lastErr;
+      results = alone.map((r) => r ?? null);
     }
     for (let i = 0; i < ok.length; i++) {
       const { row } = ok[i] as { row: ImageRow; bytes: Buffer };
