@@ -69,6 +69,7 @@ describe('lateral', () => {
       rows: Record<string, number>[];
       maxEmitters: number;
       maxLength: number;
+      limitReached: boolean;
     };
     expect(output.rows).toHaveLength(281);
     expect(Object.keys(output.rows[0]!)).toEqual([
@@ -87,6 +88,7 @@ describe('lateral', () => {
       'rows',
       'maxEmitters',
       'maxLength',
+      'limitReached',
       'formula',
       'formulaName',
       'm',
@@ -94,6 +96,11 @@ describe('lateral', () => {
       'notes',
     ]);
     expect(output.maxEmitters).toBe(280);
+    expect(output.limitReached).toBe(true);
+    // The table ends at 499 emitters before the loss reaches the limit.
+    const capped = runCommand('lateral', { D: 0.02 }).output as typeof output;
+    expect(capped.maxEmitters).toBe(499);
+    expect(capped.limitReached).toBe(false);
   });
 
   it('takes the engineering-check inputs and returns the designed lateral', () => {
@@ -303,6 +310,18 @@ describe('mainline', () => {
     fails('lateral', {}, '--epanet: only the mainline command writes an EPANET file', {
       epanet: true,
     });
+  });
+
+  it('designs a section of length 0 but refuses to write it to EPANET', () => {
+    const zero = { ...input, sections: [{ ...input.sections[0]!, length: 0 }] };
+    const { output } = runCommand('mainline', zero) as { output: { sections: { hf: number }[] } };
+    expect(output.sections[0]!.hf).toBe(0);
+    fails(
+      'mainline',
+      zero,
+      '--epanet: sections[0].length: Section 1: EPANET does not accept a pipe of length 0; the length must be greater than 0 m',
+      { epanet: true },
+    );
   });
 
   it('reports the specification messages with the field', () => {

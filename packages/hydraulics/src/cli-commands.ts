@@ -170,6 +170,7 @@ function runLateral(input: unknown) {
     rows: result.rows,
     maxEmitters: result.maxEmitters,
     maxLength: result.maxLength,
+    limitReached: result.limitReached,
     formula: result.formula,
     formulaName: FRICTION_FORMULA_LABELS[result.formula].es,
     m: result.m,

@@ -87,4 +87,21 @@ describe('toEpanetInp', () => {
     expect(() => toEpanetInp(broken)).toThrow(HydraulicsInputError);
     expect(() => toEpanetInp({ ...broken, sections: [] })).toThrow('The main line has no sections');
   });
+
+  it('refuses a section of length 0, which EPANET rejects (error 202)', () => {
+    const zero = designMainline({
+      initialPressure: 40,
+      sections: [LINE.sections[0]!, { ...LINE.sections[1]!, length: 0 }],
+    });
+    // The section itself is valid for the main-line designer ...
+    expect(zero.sections[1]!.innerDiameter).not.toBeNull();
+    // ... but not for EPANET.
+    expect(() => toEpanetInp(zero)).toThrow(HydraulicsInputError);
+    expect(() => toEpanetInp(zero)).toThrow(
+      expect.objectContaining({
+        field: 'sections[1].length',
+        message: expect.stringContaining('Section 2: EPANET does not accept a pipe of length 0'),
+      }),
+    );
+  });
 });

@@ -19,7 +19,12 @@ function number(value: number): string {
   return String(value);
 }
 
-/** EPANET .inp text of a main-line design; every section needs an available diameter. */
+/**
+ * EPANET .inp text of a main-line design; every section needs an available diameter and a length
+ * greater than 0 m (EPANET refuses a pipe of length 0 with input error 202, although the screen
+ * accepts such a section).
+ * @throws HydraulicsInputError for no sections, an unavailable diameter or a length <= 0.
+ */
 export function toEpanetInp(design: MainlineDesign): string {
   const { input, sections } = design;
   if (sections.length === 0) {
@@ -33,6 +38,12 @@ export function toEpanetInp(design: MainlineDesign): string {
     const innerMm = mainlineInnerDiameterMm(section.pipeType, section.nominalDiameter);
     if (result.innerDiameter === null || innerMm === null) {
       throw new HydraulicsInputError(`sections[${index}].nominalDiameter`, result.message);
+    }
+    if (!(section.length > 0)) {
+      throw new HydraulicsInputError(
+        `sections[${index}].length`,
+        `Section ${index + 1}: EPANET does not accept a pipe of length 0; the length must be greater than 0 m`,
+      );
     }
     elevation += section.length * section.slope;
     const nextFlow = input.sections[index + 1]?.flow ?? 0;

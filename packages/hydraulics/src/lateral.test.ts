@@ -84,6 +84,19 @@ describe('lateral-line calculator rules', () => {
     expect(result.rows).toHaveLength(LATERAL_MAX_EMITTERS);
     expect(result.maxEmitters).toBe(499);
     expectRelative(result.maxLength, 99.8, 1e-15);
+    expect(result.limitReached).toBe(false);
+  });
+
+  it('says whether the limit was reached or the table ended first', () => {
+    expect(designLateral().limitReached).toBe(true);
+    expect(designLateral({ slope: 0.9, Po: 0.1, hfAdminPerc: 0.1 }).limitReached).toBe(true);
+    // D_LL = 0.02 m: the table ends at 499 emitters, but the loss reaches the limit only after 523.
+    const wide = designLateral({ D: 0.02 });
+    expect(wide.maxEmitters).toBe(LATERAL_MAX_EMITTERS);
+    expect(wide.limitReached).toBe(false);
+    const full = { ...LATERAL_DEFAULTS, D: 0.02 };
+    expect(lateralRow(523, full).hfSlope).toBeLessThan(wide.limit);
+    expect(lateralRow(524, full).hfSlope).toBeGreaterThanOrEqual(wide.limit);
   });
 
   it('reports 0 emitters when the first row already reaches the limit', () => {

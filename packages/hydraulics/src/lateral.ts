@@ -97,10 +97,19 @@ export interface LateralResult {
   /** Flow exponent used (input m with Hazen-Williams, 1.75 with Blasius). */
   m: number;
   rows: LateralRow[];
-  /** Largest n whose hfSlope stayed below the limit (499 when the limit is never reached). */
+  /**
+   * Largest n whose hfSlope stayed below the limit; 499 (the end of the table) when the limit is
+   * never reached, and then only a lower bound of the hydraulic maximum (see limitReached).
+   */
   maxEmitters: number;
   /** maxEmitters × spaceEmitter, m. */
   maxLength: number;
+  /**
+   * True when a row of the table reached the limit, so maxEmitters is the hydraulic maximum; false
+   * when the table ended at 499 emitters (LATERAL_MAX_EMITTERS) with every row below the limit, so
+   * the lateral takes at least maxEmitters emitters (maybe more).
+   */
+  limitReached: boolean;
   /** The permissible loss hfAdminPerc × Po, m. */
   limit: number;
   /**
@@ -219,7 +228,9 @@ export function lateralRow(
 
 /**
  * The lateral table: rows n = 1 ... until the first row whose hfSlope >= hfAdminPerc × Po (that
- * row included) or n = 499. With the defaults: 281 rows, maxEmitters 280, maxLength 56 m.
+ * row included, limitReached true) or n = 499 (limitReached false: maxEmitters 499 is then the
+ * table's end, not the hydraulic maximum). With the defaults: 281 rows, maxEmitters 280, maxLength
+ * 56 m.
  * Then the designed lateral (see lateralDesign).
  * @throws HydraulicsInputError for non-finite or out-of-range inputs.
  */
@@ -251,11 +262,13 @@ export function designLateral(
   const limit = full.hfAdminPerc * full.Po;
   const rows: LateralRow[] = [];
   let maxEmitters = LATERAL_MAX_EMITTERS;
+  let limitReached = false;
   for (let n = 1; n <= LATERAL_MAX_EMITTERS; n++) {
     const row = lateralRow(n, full, formula);
     rows.push(row);
     if (row.hfSlope >= limit) {
       maxEmitters = n - 1;
+      limitReached = true;
       break;
     }
   }
@@ -266,6 +279,7 @@ export function designLateral(
     rows,
     maxEmitters,
     maxLength: maxEmitters * full.spaceEmitter,
+    limitReached,
     limit,
     design: n > 0 ? lateralDesign(n, full, formula, emitter, fixed?.source ?? 'table') : null,
     blasiusOutOfRange: formula === 'darcy-weisbach-blasius' && full.D >= BLASIUS_MAX_DIAMETER,

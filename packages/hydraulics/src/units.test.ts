@@ -130,8 +130,12 @@ describe('unit catalogue', () => {
     expectRelative(convert('pressure', 'atm', 'Pa', 1), 101325, 1e-15);
     expectRelative(convert('pressure', 'psi', 'Pa', 1), 6894.757293168, 1e-15);
     expectRelative(convert('pressure', 'mmHg', 'Pa', 1), 133.322387415, 1e-15);
-    expectRelative(convert('pressure', 'inHg', 'Pa', 1), 3386.389, 1e-15);
-    expectRelative(convert('pressure', 'inH2O', 'Pa', 1), 249.08891, 1e-15);
+    // The conventional inch of mercury is exactly 25.4 conventional mm of mercury.
+    expectRelative(convert('pressure', 'inHg', 'Pa', 1), 3386.388640341, 1e-15);
+    expectRelative(convert('pressure', 'inHg', 'mmHg', 1), 25.4, 1e-15);
+    expectRelative(convert('pressure', 'mmHg', 'inHg', 25.4), 1, 1e-15);
+    // The conventional inch of water: 1000 kg/m³ × 9.80665 m/s² × 0.0254 m.
+    expectRelative(convert('pressure', 'inH2O', 'Pa', 1), 1000 * 9.80665 * 0.0254, 1e-15);
     expectRelative(convert('flow', 'cm3/s', 'L/s', 1000), 1, 1e-15);
   });
 

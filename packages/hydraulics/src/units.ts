@@ -20,10 +20,14 @@ const US_GALLON = 3.785411784e-3;
 const POUND = 0.45359237;
 /** International acre, in m². */
 const ACRE = 4046.8564224;
-/** Pressures in Pa: standard atmosphere, conventional mmHg, inHg (0 °C), inH2O (4 °C), psi. */
+/**
+ * Pressures in Pa: standard atmosphere; conventional millimetre and inch of mercury (the inch is
+ * exactly 25.4 mm of mercury); conventional inch of water (1000 kg/m³ × standard gravity
+ * 9.80665 m/s² × 0.0254 m); psi.
+ */
 const ATMOSPHERE = 101325;
 const MM_HG = 133.322387415;
-const IN_HG = 3386.389;
+const IN_HG = 25.4 * MM_HG;
 const IN_H2O = 249.08891;
 const PSI = 6894.757293168;
 const BAR = 100000;

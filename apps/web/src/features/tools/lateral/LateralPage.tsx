@@ -25,7 +25,7 @@ import { useDesign } from '../shared/useDesign.ts';
 import { useNumberFormat } from '../shared/useNumberFormat.ts';
 import { useReportExport } from '../shared/useReportExport.ts';
 import { LateralDesignResult } from './LateralDesign.tsx';
-import { formatPlain, lateralReport, lateralSentence } from './report.ts';
+import { formatPlain, lateralChartSummary, lateralReport, lateralSentence } from './report.ts';
 import type { FromLateral } from '../schedule/state.ts';
 import {
   DESIGN,
@@ -197,11 +197,7 @@ export default function LateralPage() {
             svgRef={svgRef}
             testId="lateral-chart"
             title={t('irrigation.lateral.chartTitle')}
-            summary={t('irrigation.lateral.chartSummary', {
-              rows: result.rows.length,
-              limit: fmt(result.limit, 2),
-              length: fmt(result.maxLength, 2),
-            })}
+            summary={lateralChartSummary(result, t, fmt)}
             xLabel={t('irrigation.lateral.chartX')}
             yLabel={t('irrigation.lateral.chartY')}
             formatTick={(v) => formatPlain(v, lang)}

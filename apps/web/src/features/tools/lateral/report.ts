@@ -190,9 +190,30 @@ export function lateralReport(
   };
 }
 
+/**
+ * The sentence under the results: the maximum number of emitters and length, or, when the table
+ * ended at 499 emitters below the limit, that the lateral takes at least that many.
+ */
 export function lateralSentence(result: LateralResult, t: Translate, fmt: FixedFormatter): string {
-  return t('irrigation.lateral.sentence', {
-    n: fmt(result.maxEmitters, 0),
+  return t(
+    result.limitReached ? 'irrigation.lateral.sentence' : 'irrigation.lateral.sentenceNoLimit',
+    {
+      n: fmt(result.maxEmitters, 0),
+      length: fmt(result.maxLength, 2),
+    },
+  );
+}
+
+/** The chart's summary for screen readers: where the loss crosses the limit, or that it does not. */
+export function lateralChartSummary(
+  result: LateralResult,
+  t: Translate,
+  fmt: FixedFormatter,
+): string {
+  const key = result.limitReached ? 'chartSummary' : 'chartSummaryNoLimit';
+  return t(`irrigation.lateral.${key}`, {
+    rows: result.rows.length,
+    limit: fmt(result.limit, 2),
     length: fmt(result.maxLength, 2),
   });
 }

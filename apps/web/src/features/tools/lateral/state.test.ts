@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LATERAL_DEFAULTS, designLateral } from '@diagrodl/hydraulics';
 import { reportCsvRows, reportPdfBlocks } from '../shared/report.ts';
-import { lateralReport } from './report.ts';
+import { lateralChartSummary, lateralReport, lateralSentence } from './report.ts';
 import {
   LATERAL_EXTRA_FIELDS,
   LATERAL_FIELDS,
@@ -85,6 +85,31 @@ describe('lateral report', () => {
     const header = rows.findIndex((r) => r[0] === 'N_emitter');
     expect(rows.slice(header + 1)).toHaveLength(result.rows.length);
     expect(rows.find((r) => r[0] === 'x')).toEqual(['x', result.design!.x]);
+  });
+
+  it('the sentence gives the maximum, or "at least" when the table ends below the limit', () => {
+    const tWith = ((key: string, o: Record<string, unknown>) =>
+      `${key} ${Object.values(o).join(' ')}`) as never;
+    expect(lateralSentence(result, tWith, fmt)).toBe('irrigation.lateral.sentence 280 56.00');
+    expect(lateralChartSummary(result, tWith, fmt)).toBe(
+      'irrigation.lateral.chartSummary 281 2.00 56.00',
+    );
+    // D_LL = 0.02 m: the loss stays below the limit up to the table's 499 emitters (the hydraulic
+    // maximum is 523), so 499 is not "the maximum".
+    const capped = designLateral({ D: 0.02 });
+    expect(lateralSentence(capped, tWith, fmt)).toBe(
+      'irrigation.lateral.sentenceNoLimit 499 99.80',
+    );
+    expect(lateralChartSummary(capped, tWith, fmt)).toBe(
+      'irrigation.lateral.chartSummaryNoLimit 499 2.00 99.80',
+    );
+    const pdf = reportPdfBlocks(lateralReport(capped, s.calculation!.input, t, 'es', fmt), fmt, [
+      null,
+      null,
+    ]);
+    expect(pdf.some((b) => JSON.stringify(b).includes('irrigation.lateral.sentenceNoLimit'))).toBe(
+      true,
+    );
   });
 
   it('PDF: a sample of the table fits the page', () => {

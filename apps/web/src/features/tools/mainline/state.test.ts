@@ -107,6 +107,23 @@ describe('main-line state', () => {
     expect(run(typed(), { type: 'epanet' }).exportMessage).toBeNull();
   });
 
+  it('a section of length 0 is designed, but EPANET export refuses it with its own message', () => {
+    const s = typed();
+    const zero = run(s, { type: 'raw', key: s.sections[1]!.key, field: 'length', value: '0' });
+    const totals = run(zero, { type: 'totals' });
+    expect(totals.sections[1]!.alert).toBeNull();
+    expect(totals.sections[1]!.result?.innerDiameter).not.toBeNull();
+    expect(totals.totals?.sectionsWithErrors).toBe(0);
+    expect(epanetDesign(zero)).toBeNull();
+    expect(run(zero, { type: 'epanet' }).exportMessage).toBe(
+      'irrigation.mainline.epanetNeedsLength',
+    );
+    // An invalid section is still reported first.
+    expect(run(zero, { type: 'add' }, { type: 'epanet' }).exportMessage).toBe(
+      'irrigation.mainline.epanetNeedsSections',
+    );
+  });
+
   it('a saved design comes back recalculated; other data is refused', () => {
     const s = run(typed(), { type: 'totals' });
     const saved = JSON.parse(JSON.stringify(toSaved(s)));

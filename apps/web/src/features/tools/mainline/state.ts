@@ -35,7 +35,10 @@ export interface State {
   initialPressure: string;
   /** The initial pressure's alert (the engine's message). */
   pressureAlert: string | null;
-  /** The i18n key of the export bar's alert (EPANET needs a pressure and designed sections). */
+  /**
+   * The i18n key of the export bar's alert (EPANET needs a pressure and designed sections, each
+   * longer than 0 m).
+   */
   exportMessage: string | null;
   sections: Section[];
   totals: MainlineTotals | null;
@@ -240,24 +243,29 @@ export function reducer(state: State, action: Action): State {
         return { ...checked.state, exportMessage: 'irrigation.mainline.epanetNeedsPressure' };
       }
       const sections = state.sections.map((s, i) => calculateSection(s, i + 1));
-      return {
-        ...checked.state,
-        sections,
-        exportMessage: epanetReady(sections) ? null : 'irrigation.mainline.epanetNeedsSections',
-      };
+      return { ...checked.state, sections, exportMessage: epanetProblem(sections) };
     }
   }
 }
 
-const epanetReady = (sections: Section[]) =>
-  sections.length > 0 && sections.every((s) => s.input !== null && s.result?.innerDiameter != null);
+/**
+ * Why the sections cannot be exported to EPANET (the alert's i18n key), or null when they can:
+ * every section valid with an available diameter, and longer than 0 m (a section of length 0 is
+ * valid here, but EPANET refuses a pipe of length 0 and toEpanetInp throws for it).
+ */
+function epanetProblem(sections: Section[]): string | null {
+  const designed = sections.every((s) => s.input !== null && s.result?.innerDiameter != null);
+  if (sections.length === 0 || !designed) return 'irrigation.mainline.epanetNeedsSections';
+  if (sections.some((s) => !(s.input!.length > 0))) return 'irrigation.mainline.epanetNeedsLength';
+  return null;
+}
 
 /** The design the EPANET export writes for this state, or null when it cannot be made. */
 export function epanetDesign(state: State): MainlineDesign | null {
   const pressure = validateInitialPressure(state.initialPressure);
   if (!pressure.ok) return null;
   const sections = state.sections.map((s, i) => calculateSection(s, i + 1));
-  if (!epanetReady(sections)) return null;
+  if (epanetProblem(sections) !== null) return null;
   return designMainline({
     initialPressure: pressure.value,
     sections: sections.map((s) => s.input!),

@@ -6,7 +6,6 @@ import {
   SECONDARY_FIELD_LABELS,
   STATUS_HERE,
   isFrictionFormula,
-  summarizePressures,
   type SecondarySectionResult,
 } from '@diagrodl/hydraulics';
 import type { Language } from '@/lib/i18n.ts';
@@ -18,9 +17,12 @@ import { FIELDS, designedSections, pressureProfiles, stretchRows, type State } f
 export const formulaName = (f: string | undefined, lang: Language) =>
   FRICTION_FORMULA_LABELS[isFrictionFormula(f) ? f : DEFAULT_FRICTION_FORMULA][lang];
 
-/** The pressures of the designed sections and the one the main line must deliver (with the summary). */
+/**
+ * The pressures of the designed sections and the one the main line must deliver, with the summary
+ * and of the same results (not of sections calculated again since).
+ */
 export function sectionPressures(state: State) {
-  return state.summary ? summarizePressures(designedSections(state).map((d) => d.result)) : null;
+  return state.summary ? state.pressures : null;
 }
 
 /** The header of a table of pipe stretches on the page: type, nominal diameter, then `figures`. */

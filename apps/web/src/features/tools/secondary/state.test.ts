@@ -3,11 +3,12 @@ import {
   STATUS_HERE,
   designSecondarySection,
   summarizePipes,
+  summarizePressures,
   validateSecondarySection,
 } from '@diagrodl/hydraulics';
 import { reportCsvRows, reportPdfBlocks } from '../shared/report.ts';
 import { messageNumber } from '../shared/useNumberFormat.ts';
-import { secondaryReport } from './report.ts';
+import { secondaryReport, sectionPressures } from './report.ts';
 import {
   init,
   parseSaved,
@@ -78,6 +79,53 @@ describe('secondary-line state', () => {
     const removed = run(two, { type: 'remove', key: two.units[0]!.key, lang: 'es' });
     expect(removed.summary).toBeNull();
     expect(removed.units[0]!.result).toEqual(engine(B, 1));
+  });
+
+  it("the pressure profile keeps its result's outlet positions while the fields are edited", () => {
+    const s = designed(B);
+    const key = s.units[0]!.key;
+    const before = pressureProfiles(s)[0]!;
+    expect(before.outlets).toHaveLength(50);
+    expect(before.outlets.map((o) => o.distance)).toEqual(
+      Array.from({ length: 50 }, (_, i) => 2 + 2 * i),
+    );
+    // S0 2 → 50 and Se 2 → 10, not calculated: the result (50 outlets) keeps its own geometry.
+    const edited = run(
+      s,
+      { type: 'raw', key, field: 's0', value: '50' },
+      { type: 'raw', key, field: 'se', value: '10' },
+    );
+    expect(edited.units[0]!.result).toBe(s.units[0]!.result);
+    expect(pressureProfiles(edited)).toEqual(pressureProfiles(s));
+    expect(pressureProfiles(edited)[0]!.outlets.at(-1)!.distance).toBe(100);
+    // Calculated, the profile follows the new fields: outlets at 50, 60, ... 100 m.
+    const again = run(edited, { type: 'calculate', key, lang: 'es' });
+    expect(pressureProfiles(again)[0]!.outlets.map((o) => o.distance)).toEqual([
+      50, 60, 70, 80, 90, 100,
+    ]);
+  });
+
+  it('the summary and its pressures total the same calculated sections', () => {
+    const s = run(designed(A, B), { type: 'accounting' });
+    const totals = { summary: s.summary, pressures: sectionPressures(s) };
+    expect(totals.pressures).toEqual(summarizePressures([engine(A, 1), engine(B, 2)]));
+    // Section 1 edited and calculated again after the accounting: the totals stay those of the
+    // results they were made from, pipes and pressures alike, until the accounting is asked again.
+    const key = s.units[0]!.key;
+    const recalculated = run(
+      s,
+      { type: 'raw', key, field: 'length', value: '60' },
+      { type: 'calculate', key, lang: 'es' },
+    );
+    const shorter = engine({ ...A, length: '60' }, 1);
+    expect(recalculated.units[0]!.result).toEqual(shorter);
+    expect(shorter.inletPressure).not.toBe(engine(A, 1).inletPressure);
+    expect({ summary: recalculated.summary, pressures: sectionPressures(recalculated) }).toEqual(
+      totals,
+    );
+    const again = run(recalculated, { type: 'accounting' });
+    expect(again.summary).toEqual(summarizePipes([shorter, engine(B, 2)]));
+    expect(sectionPressures(again)).toEqual(summarizePressures([shorter, engine(B, 2)]));
   });
 
   it('refuses a section beyond the limit with the engine alert', () => {

@@ -7,10 +7,12 @@ import {
   HydraulicsInputError,
   addSectionAlert,
   designSecondarySection,
-  parseDecimal,
   sectionCountAlert,
   summarizePipes,
+  summarizePressures,
   validateSecondarySection,
+  type SecondaryPressureSummary,
+  type SecondarySectionInput,
   type SecondarySectionRaw,
   type SecondarySectionResult,
   type SecondarySummaryRow,
@@ -38,14 +40,26 @@ const DEFAULT_PRESSURE = '10';
 
 export interface Unit {
   key: number;
+  /** The fields as typed; editing them keeps the last result until the next calculation. */
   raw: SecondarySectionRaw;
+  /**
+   * The values `result` was calculated from (null without a result), so that what is drawn from
+   * the result (the outlet positions) is its own geometry, not the fields typed since.
+   */
+  input: SecondarySectionInput | null;
   result: SecondarySectionResult | null;
   alert: { field: string; message: string } | null;
 }
 
 export interface State {
   units: Unit[];
+  /** The pipe accounting of the results there were when it was asked for; null: none. */
   summary: SecondarySummaryRow[] | null;
+  /**
+   * The section pressures and the one the main line must deliver, of the same results as
+   * `summary` (computed with it, null with it), so the totals agree with each other.
+   */
+  pressures: SecondaryPressureSummary | null;
   nextKey: number;
   /** The engine's alert of the add button or of the summary. */
   pageAlert: { place: 'add' | 'summary'; text: string } | null;
@@ -77,22 +91,38 @@ const emptyRaw = (): SecondarySectionRaw => ({
   pressure: DEFAULT_PRESSURE,
 });
 
-const newUnit = (key: number): Unit => ({ key, raw: emptyRaw(), result: null, alert: null });
+const newUnit = (key: number): Unit => ({
+  key,
+  raw: emptyRaw(),
+  input: null,
+  result: null,
+  alert: null,
+});
 
 /** Validates and designs one section; the result or the alert of the first failing field. */
 export function calculateUnit(unit: Unit, section: number, lang: Language): Unit {
   const check = validateSecondarySection(unit.raw, section);
   if (!check.ok) {
-    return { ...unit, result: null, alert: { field: check.field, message: check.message } };
+    return {
+      ...unit,
+      input: null,
+      result: null,
+      alert: { field: check.field, message: check.message },
+    };
   }
   try {
     const result = designSecondarySection(check.value, section, {
       formatNumber: messageNumber(lang),
     });
-    return { ...unit, result, alert: null };
+    return { ...unit, input: check.value, result, alert: null };
   } catch (err) {
     if (err instanceof HydraulicsInputError) {
-      return { ...unit, result: null, alert: { field: err.field, message: err.message } };
+      return {
+        ...unit,
+        input: null,
+        result: null,
+        alert: { field: err.field, message: err.message },
+      };
     }
     throw err;
   }
@@ -119,18 +149,23 @@ export function toSaved(state: State): Saved {
   };
 }
 
-const summarize = (units: Unit[]) =>
-  summarizePipes(units.flatMap((u) => (u.result ? [u.result] : [])));
+/** The totals of the calculated sections: the pipe accounting and the pressures, together. */
+function summarize(units: Unit[]): Pick<State, 'summary' | 'pressures'> {
+  const results = units.flatMap((u) => (u.result ? [u.result] : []));
+  return { summary: summarizePipes(results), pressures: summarizePressures(results) };
+}
+
+const NO_SUMMARY = { summary: null, pressures: null } as const;
 
 /** The state of a saved design (recalculated), or of a new one (one empty section). */
 export function init(saved: Saved | null, lang: Language): State {
-  if (!saved) return { units: [newUnit(1)], summary: null, nextKey: 2, pageAlert: null };
+  if (!saved) return { units: [newUnit(1)], ...NO_SUMMARY, nextKey: 2, pageAlert: null };
   const units = saved.units.map((u, i) => {
     const unit: Unit = { ...newUnit(i + 1), raw: u.raw };
     return u.calculated ? calculateUnit(unit, i + 1, lang) : unit;
   });
-  const summary = saved.summary && !sectionCountAlert(units.length) ? summarize(units) : null;
-  return { units, summary, nextKey: units.length + 1, pageAlert: null };
+  const totals = saved.summary && !sectionCountAlert(units.length) ? summarize(units) : NO_SUMMARY;
+  return { units, ...totals, nextKey: units.length + 1, pageAlert: null };
 }
 
 const updateUnit = (state: State, key: number, update: (u: Unit, index: number) => Unit) =>
@@ -149,17 +184,17 @@ export function reducer(state: State, action: Action): State {
       };
     }
     case 'reset':
-      return { ...state, units: [], summary: null, pageAlert: null };
+      return { ...state, units: [], ...NO_SUMMARY, pageAlert: null };
     case 'accounting': {
       const alert = sectionCountAlert(state.units.length);
-      if (alert) return { ...state, summary: null, pageAlert: { place: 'summary', text: alert } };
-      return { ...state, pageAlert: null, summary: summarize(state.units) };
+      if (alert) return { ...state, ...NO_SUMMARY, pageAlert: { place: 'summary', text: alert } };
+      return { ...state, pageAlert: null, ...summarize(state.units) };
     }
     case 'remove':
       return {
         ...state,
         pageAlert: null,
-        summary: null,
+        ...NO_SUMMARY,
         // Sections are numbered by position: the ones after the deleted section are renumbered.
         units: state.units
           .filter((u) => u.key !== action.key)
@@ -181,15 +216,17 @@ export function reducer(state: State, action: Action): State {
     case 'clear':
       return {
         ...state,
-        summary: null,
+        ...NO_SUMMARY,
         units: updateUnit(state, action.key, (u) => newUnit(u.key)),
       };
   }
 }
 
-/** The designed sections with their numbers. */
+/** The designed sections with their numbers and the values they were calculated from. */
 export function designedSections(state: State) {
-  return state.units.flatMap((u, i) => (u.result ? [{ section: i + 1, result: u.result }] : []));
+  return state.units.flatMap((u, i) =>
+    u.result && u.input ? [{ section: i + 1, input: u.input, result: u.result }] : [],
+  );
 }
 
 /** Every stretch of the designed sections, with where it starts and ends along its section. */
@@ -204,16 +241,17 @@ export function stretchRows(state: State) {
   });
 }
 
-/** Beyond the specification: pressures along each designed section (the inlet, then every outlet). */
+/**
+ * Beyond the specification: pressures along each designed section (the inlet, then every outlet),
+ * outlet m at S0 + (m − 1)·Se of the values the result was calculated from (not of the fields as
+ * edited since).
+ */
 export function pressureProfiles(state: State) {
-  return designedSections(state).flatMap(({ section, result }) => {
+  return designedSections(state).flatMap(({ section, input, result }) => {
     if (!result.outletPressures || result.inletPressure === null) return [];
-    const input = state.units[section - 1]!.raw;
-    const s0 = parseDecimal(input.s0) ?? 0;
-    const se = parseDecimal(input.se) ?? 0;
     const outlets = result.outletPressures.map((pressure, i) => ({
       outlet: i + 1,
-      distance: s0 + i * se,
+      distance: input.s0 + i * input.se,
       pressure,
     }));
     return [{ section, inlet: result.inletPressure, outlets }];
