@@ -196,6 +196,9 @@ export const UPLOAD_LIMITS = {
   types: ['image/jpeg', 'image/png', 'image/webp'],
 } as const;
 
+/** The most past diagnoses `GET` history answers with (the newest, by the date each was made). */
+export const HISTORY_LIMIT = 1000;
+
 /** The upload page's confirmations, word for word from the specification. */
 export const UPLOAD_MESSAGES = {
   noImage: 'Por favor selecciona una imagen',

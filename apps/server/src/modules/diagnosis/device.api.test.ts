@@ -11,6 +11,7 @@ import {
   DIAGNOSIS_MESSAGES as M,
   DIAGNOSIS_PATHS as P,
   type DeviceResult,
+  HISTORY_LIMIT,
   NOT_LEAF,
   UPLOAD_LIMITS,
 } from '@diagrodl/contracts';
@@ -141,6 +142,68 @@ describeEachDatabase('diagnosis on the device', (ctx) => {
     });
     expect(await json(theirs)).toMatchObject({ duplicate: false });
     expect(await json(await other.browser.get(P.history))).toHaveLength(1);
+  });
+
+  it('lists the history by the date each diagnosis was made, a late-sent one in its place', async () => {
+    const { app, baseUrl } = ctx();
+    const { browser, userId } = await loggedIn(app, baseUrl, 'Campo0009');
+    const photo = await leafPhoto({ seed: 5 });
+    // sent in this order; made on the 20th, the 22nd and (sent last, kept offline) the 18th
+    for (const [name, day] of [
+      ['b.jpg', 20],
+      ['c.jpg', 22],
+      ['a.jpg', 18],
+    ] as const) {
+      const res = await browser.post(DEVICE_PATHS.diagnoses, {
+        body: deviceForm(photo, {
+          client_id: randomUUID(),
+          name_img: name,
+          result: result({ diagnosed_at: `2026-11-${day}T10:00:00.000Z` }),
+        }),
+      });
+      expect(res.status).toBe(200);
+    }
+    const history = await json(await browser.get(P.history));
+    expect(history.map((h: { name_img: string }) => h.name_img)).toEqual([
+      'c.jpg',
+      'b.jpg',
+      'a.jpg',
+    ]);
+
+    // past HISTORY_LIMIT entries, the newest are listed, and forgetting them all forgets each
+    const older = Array.from({ length: HISTORY_LIMIT }, (_, i) => ({
+      user_id: userId,
+      image_id: 0,
+      name_img: `old${i}.jpg`,
+      label: 'healthy',
+      probability: 0.9,
+      accepted: 1,
+      top3: '[]',
+      model: DEVICE_MODEL_ID,
+      thumb_file: `t-old${i}.jpg`,
+      created_at: new Date(Date.UTC(2026, 9, 1) + i * 60_000).toISOString(),
+      reason: null,
+      leaf_probability: null,
+      lab_like: null,
+      client_id: null,
+    }));
+    for (let i = 0; i < older.length; i += 200) {
+      await app.db.kysely
+        .insertInto('diagnosis_history')
+        .values(older.slice(i, i + 200))
+        .execute();
+    }
+    const listed = await json(await browser.get(P.history));
+    expect(listed).toHaveLength(HISTORY_LIMIT);
+    expect(listed.slice(0, 4).map((h: { name_img: string }) => h.name_img)).toEqual([
+      'c.jpg',
+      'b.jpg',
+      'a.jpg',
+      `old${HISTORY_LIMIT - 1}.jpg`,
+    ]);
+    const cleared = await json(await browser.request('DELETE', P.history));
+    expect(cleared).toMatchObject({ status: 'OK', deleted: HISTORY_LIMIT + 3 });
+    expect(await json(await browser.get(P.history))).toEqual([]);
   });
 
   it('checks the photo as an upload is checked, and the id and the result', async () => {

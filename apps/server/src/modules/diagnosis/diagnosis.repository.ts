@@ -13,6 +13,9 @@ export type RunRow = Selectable<DiagnosisRunsTable>;
 export type HistoryRow = Selectable<DiagnosisHistoryTable>;
 export type SettingsRow = Selectable<DiagnosisSettingsTable>;
 
+/** History rows deleted per statement (ids in one `IN` list). */
+const HISTORY_DELETE_BATCH = 500;
+
 export interface ResultFields {
   label: string;
   probability: number;
@@ -399,13 +402,18 @@ export class DiagnosisRepository {
   /* ---- history ---- */
 
   listHistory(userId: number, limit: number): Promise<HistoryRow[]> {
-    return this.db
-      .selectFrom('diagnosis_history')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
+    return (
+      this.db
+        .selectFrom('diagnosis_history')
+        .selectAll()
+        .where('user_id', '=', userId)
+        // newest first by the date each was made: a diagnosis made on a device and sent later
+        // takes its place by its own date
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute()
+    );
   }
 
   findHistory(userId: number, id: number): Promise<HistoryRow | undefined> {
@@ -421,16 +429,16 @@ export class DiagnosisRepository {
     let q = this.db.selectFrom('diagnosis_history').selectAll().where('user_id', '=', userId);
     if (id !== undefined) q = q.where('id', '=', id);
     const rows = await q.execute();
-    if (!rows.length) return [];
-    await this.db
-      .deleteFrom('diagnosis_history')
-      .where('user_id', '=', userId)
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .execute();
+    // the rows read (and only those: one added meanwhile keeps its thumbnail), a few hundred ids
+    // at a time, within every database's limit on a statement's parameters
+    const ids = rows.map((r) => r.id);
+    for (let i = 0; i < ids.length; i += HISTORY_DELETE_BATCH) {
+      await this.db
+        .deleteFrom('diagnosis_history')
+        .where('user_id', '=', userId)
+        .where('id', 'in', ids.slice(i, i + HISTORY_DELETE_BATCH))
+        .execute();
+    }
     return rows;
   }
 }

@@ -5,6 +5,7 @@
 import {
   DIAGNOSIS_MESSAGES as M,
   type DeleteReply,
+  HISTORY_LIMIT,
   type DiagnosisRow,
   type HistoryItem,
 } from '@diagrodl/contracts';
@@ -67,7 +68,7 @@ export class ResultsService {
 
   async history(userId: number, asked?: string): Promise<HistoryItem[]> {
     const language = await this.language(userId, asked);
-    const rows = await this.repo.listHistory(userId, 1000);
+    const rows = await this.repo.listHistory(userId, HISTORY_LIMIT);
     return rows.filter(hasClassLabel).map((r) => {
       const thumbnail = this.media.url('thumbs', r.thumb_file);
       return {

@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { type HistoryItem, ROUTES } from '@diagrodl/contracts';
+import { HISTORY_LIMIT, type HistoryItem, ROUTES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { currentLanguage, LOCALE_TAG } from '@/lib/i18n.ts';
 import { useOnline } from '@/lib/online.ts';
@@ -91,6 +91,11 @@ export default function HistoryPage() {
         </Alert>
       )}
       {rows && rows.length === 0 && <p>{t('diagnosis.history.empty')}</p>}
+      {serverRows && serverRows.length >= HISTORY_LIMIT && (
+        <p className="small text-body-secondary" data-testid="history-limited">
+          {t('diagnosis.history.limited', { n: HISTORY_LIMIT })}
+        </p>
+      )}
       {rows && rows.length > 0 && (
         <Table responsive className="align-middle" data-testid="history-table">
           <thead>

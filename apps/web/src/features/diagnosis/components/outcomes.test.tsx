@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   type DiagnosisRow,
   FIELD_PHOTO_CAUTION,
+  HISTORY_LIMIT,
   type HistoryItem,
   NOT_LEAF,
   NOT_LEAF_HINT,
@@ -295,5 +296,20 @@ describe('the three outcomes of a photo', () => {
     expect(leaf.closest('tr')).toHaveAttribute('data-reason', 'not_leaf');
     expect(unsure).toHaveTextContent(NOT_RECOGNISED.es);
     expect(unsure).not.toHaveTextContent(NOT_LEAF_HINT.es);
+  });
+
+  it('the history says when it shows only the most recent diagnoses', async () => {
+    await i18n.changeLanguage('es');
+    const history = vi.spyOn(diagnosisApi, 'history');
+    history.mockResolvedValue([DIAGNOSIS, NOT_A_LEAF]);
+    const { unmount } = renderIn(<HistoryPage />);
+    await waitFor(() => expect(screen.getAllByTestId('history-label')).toHaveLength(2));
+    expect(screen.queryByTestId('history-limited')).toBeNull();
+    unmount();
+    history.mockResolvedValue(Array.from({ length: HISTORY_LIMIT }, (_, i) => row(i + 1, {})));
+    renderIn(<HistoryPage />);
+    expect(await screen.findByTestId('history-limited')).toHaveTextContent(
+      'Se muestran tus 1000 diagnósticos más recientes',
+    );
   });
 });
