@@ -430,15 +430,17 @@ export class DiagnosisRepository {
     if (id !== undefined) q = q.where('id', '=', id);
     const rows = await q.execute();
     // the rows read (and only those: one added meanwhile keeps its thumbnail), a few hundred ids
-    // at a time, within every database's limit on a statement's parameters
+    // at a time, within every database's limit on a statement's parameters, all or none
     const ids = rows.map((r) => r.id);
-    for (let i = 0; i < ids.length; i += HISTORY_DELETE_BATCH) {
-      await this.db
-        .deleteFrom('diagnosis_history')
-        .where('user_id', '=', userId)
-        .where('id', 'in', ids.slice(i, i + HISTORY_DELETE_BATCH))
-        .execute();
-    }
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < ids.length; i += HISTORY_DELETE_BATCH) {
+        await trx
+          .deleteFrom('diagnosis_history')
+          .where('user_id', '=', userId)
+          .where('id', 'in', ids.slice(i, i + HISTORY_DELETE_BATCH))
+          .execute();
+      }
+    });
     return rows;
   }
 }
