@@ -130,6 +130,57 @@ describeEachDatabase(
       expect(expires - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
     });
 
+    it('ends a session after 12 h idle, not 12 h after login, without a write per request', async () => {
+      const s = ctx();
+      const { name } = await newUser(s);
+      const tab = await new Tab(s.baseUrl).open();
+      await tab.login(name, PASSWORD);
+      const expiresAt = () =>
+        s.app.db.kysely
+          .selectFrom('sessions')
+          .select('expires_at')
+          .where(
+            'user_id',
+            '=',
+            s.app.db.kysely.selectFrom('users').select('id').where('user_name', '=', name),
+          )
+          .executeTakeFirstOrThrow()
+          .then((r) => r.expires_at);
+      const atLogin = await expiresAt();
+      // Requests right after login leave the row (and the browser-session cookie) alone.
+      const res = await tab.get('/api/session/');
+      expect((await json(res)).isAuthenticated).toBe(true);
+      expect(res.headers.getSetCookie().some((c) => c.startsWith('sessionid='))).toBe(false);
+      expect(await expiresAt()).toBe(atLogin);
+      // Active every 11 h: still logged in 22 h after login.
+      travel(11 * 3600 * 1000);
+      expect(await tab.authenticated()).toBe(true);
+      expect(Date.parse(await expiresAt())).toBeGreaterThan(Date.parse(atLogin));
+      travel(11 * 3600 * 1000);
+      expect(await tab.authenticated()).toBe(true);
+      // Then 12 h without a request: over.
+      travel(12 * 3600 * 1000 + 60_000);
+      expect(await tab.authenticated()).toBe(false);
+    });
+
+    it('slides a remembered session and its cookie expiry with activity', async () => {
+      const s = ctx();
+      const { name } = await newUser(s);
+      const tab = await new Tab(s.baseUrl).open();
+      await tab.login(name, PASSWORD, true);
+      travel(20 * 24 * 3600 * 1000);
+      const res = await tab.get('/api/session/');
+      expect((await json(res)).isAuthenticated).toBe(true);
+      const cookie = res.headers.getSetCookie().find((c) => c.startsWith('sessionid='))!;
+      expect(cookie).toBeDefined();
+      const expires = Date.parse(/Expires=([^;]+)/i.exec(cookie)![1]!);
+      expect(expires - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
+      travel(20 * 24 * 3600 * 1000);
+      expect(await tab.authenticated()).toBe(true);
+      travel(30 * 24 * 3600 * 1000 + 60_000);
+      expect(await tab.authenticated()).toBe(false);
+    });
+
     it('rotates the session id at login; a cookie after logout is not authenticated', async () => {
       const s = ctx();
       const { name } = await newUser(s);
