@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ENDPOINTS } from '@diagrodl/contracts';
+import {
+  DIAGNOSIS_MESSAGES,
+  DIAGNOSIS_MESSAGES_EN,
+  ENDPOINTS,
+  SERVER_MESSAGES,
+} from '@diagrodl/contracts';
 import { ApiError, callApi, readCookie } from './api-client.ts';
 import i18n from './i18n.ts';
 
@@ -61,6 +66,50 @@ describe('api client', () => {
       status: 401,
       detail: 'Nombre de usuario o contraseña incorrectos.',
     });
+  });
+
+  it("words a reply without JSON in the page's language, never the English status text", async () => {
+    // a proxy in front of the server answers with its own HTML page and status text
+    let status = 413;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response('<html><body>nginx</body></html>', {
+            status,
+            statusText: status === 413 ? 'Request Entity Too Large' : 'Bad Gateway',
+          }),
+      ),
+    );
+    const failure = (p: Promise<unknown>): Promise<ApiError> =>
+      p.then(
+        () => Promise.reject(new Error('the call did not fail')),
+        (e: unknown) => e as ApiError,
+      );
+    const photo = () => {
+      const fd = new FormData();
+      fd.append('image', new Blob(['x'], { type: 'image/jpeg' }), 'a.jpg');
+      return callApi(ENDPOINTS.upload, { body: fd });
+    };
+    expect(await failure(photo())).toMatchObject({
+      status: 413,
+      detail: DIAGNOSIS_MESSAGES.tooLarge,
+    });
+    expect((await failure(callApi(ENDPOINTS.predict, { body: new FormData() }))).detail).toBe(
+      SERVER_MESSAGES.payloadTooLarge,
+    );
+    status = 502;
+    expect((await failure(callApi(ENDPOINTS.session))).detail).toBe(
+      'El servidor respondió con un error (HTTP 502).',
+    );
+    await i18n.changeLanguage('en');
+    status = 413;
+    expect((await failure(photo())).detail).toBe(DIAGNOSIS_MESSAGES_EN.tooLarge);
+    status = 502;
+    expect((await failure(callApi(ENDPOINTS.session))).detail).toBe(
+      'The server answered with an error (HTTP 502).',
+    );
+    await i18n.changeLanguage('es');
   });
 
   it('reports a network failure as status 0', async () => {

@@ -4,9 +4,11 @@ import {
   type Endpoint,
   type ReplyOf,
   type RequestOf,
+  SERVER_MESSAGES,
   endpointUrl,
+  localizeDetail,
 } from '@diagrodl/contracts';
-import { LOCALE_TAG, currentLanguage } from './i18n.ts';
+import i18n, { LOCALE_TAG, currentLanguage } from './i18n.ts';
 
 /**
  * An API failure with the server's `detail` when it sent one: in the toggle's language, because
@@ -31,6 +33,19 @@ export function failureText(err: unknown, noConnection: string): string {
   return err instanceof ApiError && err.status !== 0 ? err.detail : noConnection;
 }
 
+/**
+ * What a failed reply that carries no `detail` says (a proxy's page, an empty body), in the
+ * page's language, never the English status text: for 413 the server's own 'too large' message
+ * (`tooLarge`: the endpoint's, such as the upload's 15 MB one), otherwise a sentence with the code.
+ */
+export function httpErrorText(
+  status: number,
+  tooLarge: string = SERVER_MESSAGES.payloadTooLarge,
+): string {
+  if (status === 413) return localizeDetail(tooLarge, currentLanguage());
+  return i18n.t('httpError', { status });
+}
+
 export function readCookie(name: string): string | undefined {
   const prefix = `${name}=`;
   for (const part of document.cookie.split(';')) {
@@ -45,9 +60,9 @@ type Body = FormData | Record<string, unknown> | undefined;
 /**
  * The HTTP under `callApi`: same-origin credentials, the CSRF header from the `csrftoken` cookie
  * and the toggle's language as Accept-Language ('es-MX' or 'en-US') on every call, JSON in and
- * out. Throws ApiError on a non-2xx reply.
+ * out. Throws ApiError on a non-2xx reply (`tooLarge`: its detail for a 413 the server did not word).
  */
-async function api<T>(method: string, url: string, body?: Body): Promise<T> {
+async function api<T>(method: string, url: string, body?: Body, tooLarge?: string): Promise<T> {
   const headers = new Headers({ 'Accept-Language': LOCALE_TAG[currentLanguage()] });
   const token = readCookie(CSRF_COOKIE);
   if (token) headers.set(CSRF_HEADER, token);
@@ -76,7 +91,7 @@ async function api<T>(method: string, url: string, body?: Body): Promise<T> {
     const detail =
       data && typeof data === 'object' && 'detail' in data && typeof data.detail === 'string'
         ? data.detail
-        : res.statusText || String(res.status);
+        : httpErrorText(res.status, tooLarge);
     throw new ApiError(res.status, detail, data);
   }
   return data as T;
@@ -100,5 +115,10 @@ export function callApi<E extends Endpoint>(
     body?: Body;
     query?: Record<string, string | undefined>;
   };
-  return api<ReplyOf<E>>(endpoint.method, endpointUrl(endpoint, r.params, r.query), r.body);
+  return api<ReplyOf<E>>(
+    endpoint.method,
+    endpointUrl(endpoint, r.params, r.query),
+    r.body,
+    endpoint.multipart?.tooLarge,
+  );
 }

@@ -1,5 +1,5 @@
 import { type ConfigBody, ENDPOINTS as E } from '@diagrodl/contracts';
-import { ApiError, callApi } from '@/lib/api-client.ts';
+import { ApiError, callApi, httpErrorText } from '@/lib/api-client.ts';
 
 function form(fields: Record<string, string | Blob>, fileName?: string): FormData {
   const fd = new FormData();
@@ -31,7 +31,7 @@ export const diagnosisApi = {
     } catch {
       throw new ApiError(0, 'network');
     }
-    if (!res.ok) throw new ApiError(res.status, res.statusText || String(res.status));
+    if (!res.ok) throw new ApiError(res.status, httpErrorText(res.status));
     const blob = await res.blob();
     return new File([blob], name, { type: blob.type });
   },

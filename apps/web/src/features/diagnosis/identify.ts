@@ -153,40 +153,86 @@ export interface Identified {
   progress: ProgressReply;
   /** Photos kept on the device that could not be read. */
   deviceFailed: number;
+  /**
+   * Photos of this identification that got an answer, on the device and on the server: 0 when
+   * every one was dropped (then there is no diagnosis to show or report).
+   */
+  diagnosed: number;
+}
+
+/**
+ * How many of the photos a server run identified got an answer (0 unless it ended 'done'). A
+ * run with no note dropped none; otherwise the rows say which are there: those of `asked` (the
+ * ids the run was started for), or any row when they are unknown (a run followed after a reload).
+ */
+export async function diagnosedOnServer(
+  end: ProgressReply,
+  asked: readonly number[] | null,
+): Promise<number> {
+  if (end.state !== 'done') return 0;
+  if (!end.detail) return end.total;
+  const rows = await diagnosisApi.rows().catch(() => null);
+  // the rows cannot be read now: the run's own count, as the page had it before
+  if (!rows) return end.total;
+  return asked ? rows.filter((r) => asked.includes(r.id)).length : rows.length;
 }
 
 /**
  * Identifies every photo waiting: those kept on the device first (there), then the uploaded
  * ones (the server), when online and there are any. With `configure`, a person who never chose
- * a model gets the default one instead of the server's 'choose the model first'.
+ * a model gets the default one instead of the server's 'choose the model first'. With `only`,
+ * the device identifies just those of its photos, and the server is asked only when `only` names
+ * one of its photos (a server run takes every photo waiting there: see identifyAgain).
  */
 export async function identifyWaiting(
   owner: string,
   onProgress: (p: ProgressReply) => void,
-  opts: { configure?: boolean; signal?: AbortSignal } = {},
+  opts: { configure?: boolean; signal?: AbortSignal; only?: SentPhotos } = {},
 ): Promise<Identified> {
+  const { only } = opts;
   let deviceFailed = 0;
-  const kept = owner
-    ? (await listDevicePhotos(owner).catch(() => [])).filter(
-        (p) => p.status === 'pending' && p.inWorkingSet,
-      )
-    : [];
+  let diagnosed = 0;
+  const kept =
+    owner && (!only || only.device.length > 0)
+      ? (await listDevicePhotos(owner).catch(() => [])).filter(
+          (p) => p.status === 'pending' && p.inWorkingSet && (!only || only.device.includes(p.id)),
+        )
+      : [];
+  const serverToo = !only || only.server.length > 0;
+  /** The server's waiting photos this run is for, when known. */
+  let asked: number[] | null = only ? [...only.server] : null;
   if (kept.length > 0) {
-    const { total, failed } = await identifyOnDevice(owner, (done, n) =>
-      onProgress({ state: 'running', done, total: n }),
+    const { total, failed } = await identifyOnDevice(
+      owner,
+      (done, n) => onProgress({ state: 'running', done, total: n }),
+      kept.map((p) => p.id),
     );
     deviceFailed = failed;
+    diagnosed = total - failed;
     const progress: ProgressReply = { state: 'done', done: total, total };
     onProgress(progress);
     // uploaded photos waiting on the server too: the server identifies them
-    if (!navigator.onLine) return { progress, deviceFailed };
+    if (!serverToo || !navigator.onLine) return { progress, deviceFailed, diagnosed };
     const waiting = await diagnosisApi.pending().catch(() => []);
-    if (waiting.length === 0) return { progress, deviceFailed };
+    if (waiting.length === 0) return { progress, deviceFailed, diagnosed };
+    asked ??= waiting.map((p) => p.id);
+  } else if (!serverToo) {
+    // the photo asked for is no longer waiting on the device
+    return { progress: { state: 'done', done: 0, total: 0 }, deviceFailed, diagnosed };
   }
   if (opts.configure) await ensureConfigured();
+  asked ??= await diagnosisApi.pending().then(
+    (ps) => ps.map((p) => p.id),
+    () => null,
+  );
   const reply = await diagnosisApi.predict();
   onProgress({ state: 'running', done: 0, total: reply.total });
-  return { progress: await followRun(onProgress, opts.signal), deviceFailed };
+  const progress = await followRun(onProgress, opts.signal);
+  return {
+    progress,
+    deviceFailed,
+    diagnosed: diagnosed + (await diagnosedOnServer(progress, asked)),
+  };
 }
 
 /**
@@ -194,6 +240,9 @@ export async function identifyWaiting(
  * kept on the device or uploaded (`onDevice`), identified, and only then does the old result
  * leave the working set (a device diagnosis not yet sent still reaches the history). Returns
  * the server's rows with the new one where the old one was, or null when nothing changed there.
+ * Only the new photo is identified: other photos waiting on the device stay waiting. On the
+ * server a run takes every photo waiting there (POST posts_predict names none), so photos
+ * uploaded and not yet identified are identified with it.
  */
 export async function identifyAgain(
   row: DiagnosisRow,
@@ -213,7 +262,10 @@ export async function identifyAgain(
     newId = (await diagnosisApi.upload(file)).id;
     replacement.server.push(newId);
   }
-  const outcome = await identifyWaiting(where.owner, onProgress, { configure: true });
+  const outcome = await identifyWaiting(where.owner, onProgress, {
+    configure: true,
+    only: replacement,
+  });
   if (outcome.progress.state !== 'done') return { ...outcome, rows: null, replacement };
   if (old) await leaveWorkingSet([old]);
   if (!navigator.onLine) return { ...outcome, rows: null, replacement };

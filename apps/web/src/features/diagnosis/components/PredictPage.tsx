@@ -8,7 +8,13 @@ import { type ProgressReply, ROUTES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { diagnosisApi } from '../api.ts';
 import { useDevicePhotos, useOwner } from '../device/hooks.ts';
-import { type Identified, Stopped, followRun, identifyWaiting } from '../identify.ts';
+import {
+  type Identified,
+  Stopped,
+  diagnosedOnServer,
+  followRun,
+  identifyWaiting,
+} from '../identify.ts';
 import { identifyErrorText } from './errors.ts';
 import { IdentificationProgress } from './IdentificationProgress.tsx';
 
@@ -34,11 +40,14 @@ export default function PredictPage() {
     return () => controller.abort();
   }, []);
 
-  /** How the identification ended. */
-  const settle = ({ progress: end, deviceFailed }: Identified) => {
+  /**
+   * How the identification ended: 'Visualizar diagnóstico' only when some photo got an answer
+   * (a run that dropped every photo has nothing to report; its note says why).
+   */
+  const settle = ({ progress: end, deviceFailed, diagnosed }: Identified) => {
     setRunning(false);
     if (deviceFailed) setError(t('diagnosis.device.failed', { count: deviceFailed }));
-    if (end.state === 'done') setSucceeded(true);
+    if (end.state === 'done' && diagnosed > 0) setSucceeded(true);
     if (end.state === 'error')
       setError(end.detail ?? t('diagnosis.errors.generic', { detail: '' }));
   };
@@ -55,10 +64,15 @@ export default function PredictPage() {
         if (p.state !== 'running') return;
         setProgress(p);
         setRunning(true);
-        followRun(setProgress, stop.current.signal).then(
-          (end) => settle({ progress: end, deviceFailed: 0 }),
-          failed,
-        );
+        followRun(setProgress, stop.current.signal)
+          .then(async (end) =>
+            settle({
+              progress: end,
+              deviceFailed: 0,
+              diagnosed: await diagnosedOnServer(end, null),
+            }),
+          )
+          .catch(failed);
       },
       () => undefined,
     );

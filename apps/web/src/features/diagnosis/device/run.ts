@@ -48,15 +48,17 @@ export async function keepOnDevice(owner: string, file: File): Promise<DevicePho
 }
 
 /**
- * Identifies this user's photos waiting on the device, one at a time (progress after each).
- * Returns how many could not be read (they are left out, as the server drops them).
+ * Identifies this user's photos waiting on the device (with `only`, just those of them), one at
+ * a time (progress after each). Returns how many could not be read (they are left out, as the
+ * server drops them).
  */
 export async function identifyOnDevice(
   owner: string,
   onProgress: (done: number, total: number) => void,
+  only?: readonly string[],
 ): Promise<{ total: number; failed: number }> {
   const pending = (await listDevicePhotos(owner)).filter(
-    (p) => p.status === 'pending' && p.inWorkingSet,
+    (p) => p.status === 'pending' && p.inWorkingSet && (!only || only.includes(p.id)),
   );
   onProgress(0, pending.length);
   if (!pending.length) return { total: 0, failed: 0 };

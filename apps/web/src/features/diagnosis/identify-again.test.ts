@@ -1,0 +1,159 @@
+// A photo identified again from its result card (identify.ts, identifyAgain): only that photo is
+// identified, not the other photos waiting on the device; and a server run started on its own
+// counts the photos it answered, so a run that dropped them all is not taken for a success.
+// The device's store is kept in memory here, and its model answers at once.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DIAGNOSIS_MESSAGES as M, type DiagnosisRow } from '@diagrodl/contracts';
+import { diagnosisApi } from './api.ts';
+import type { DeviceRow } from './device/rows.ts';
+import type { DevicePhoto } from './device/store.ts';
+import { diagnosedOnServer, identifyAgain, identifyWaiting } from './identify.ts';
+
+const store = vi.hoisted(() => new Map<string, DevicePhoto>());
+
+vi.mock('./device/store.ts', async (original) => ({
+  ...(await original<typeof import('./device/store.ts')>()),
+  listDevicePhotos: async (owner: string) =>
+    [...store.values()]
+      .filter((p) => p.owner === owner)
+      .sort((a, b) => a.addedAt.localeCompare(b.addedAt)),
+  putDevicePhoto: async (p: DevicePhoto) => void store.set(p.id, { ...p }),
+  updateDevicePhoto: async (id: string, patch: Partial<DevicePhoto>) => {
+    const p = store.get(id);
+    if (p) store.set(id, { ...p, ...patch });
+    return p !== undefined;
+  },
+  deleteDevicePhotos: async (ids: readonly string[]) => ids.forEach((id) => store.delete(id)),
+}));
+vi.mock('./device/model.ts', () => ({ loadDeviceModel: async () => ({}) }));
+vi.mock('./device/classify.ts', () => ({
+  diagnosePhoto: async () => ({
+    decision: {
+      label: 'healthy',
+      probability: 0.9,
+      accepted: true,
+      reason: null,
+      leafProbability: 0.99,
+      labLike: 0.9,
+      top3: [],
+    },
+    cam: {},
+  }),
+  renderHeatmap: async () => new Blob(['h']),
+}));
+
+const OWNER = 'ana';
+
+function kept(id: string, over: Partial<DevicePhoto> = {}): DevicePhoto {
+  const p: DevicePhoto = {
+    id,
+    owner: OWNER,
+    name: `${id}.jpg`,
+    type: 'image/jpeg',
+    size: 1,
+    photo: new Blob(['x'], { type: 'image/jpeg' }),
+    addedAt: `2026-05-01T10:00:0${store.size}.000Z`,
+    status: 'pending',
+    inWorkingSet: true,
+    sync: 'unsent',
+    ...over,
+  };
+  store.set(id, p);
+  return p;
+}
+
+const photo = () => new File(['y'], 'again.jpg', { type: 'image/jpeg' });
+
+beforeEach(() => store.clear());
+afterEach(() => vi.restoreAllMocks());
+
+describe('a photo identified again', () => {
+  it('on the device: only the new photo, the others waiting there (and on the server) stay waiting', async () => {
+    const old = kept('old', {
+      status: 'done',
+      result: { label: 'late_blight', probability: 0.4, accepted: false } as DevicePhoto['result'],
+    });
+    kept('other');
+    const predict = vi.spyOn(diagnosisApi, 'predict');
+    const pending = vi
+      .spyOn(diagnosisApi, 'pending')
+      .mockResolvedValue([{ id: 9, name_img: 'up.jpg', size: 1, created_at: '', url: '' }]);
+    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([]);
+    const row = { id: -1, device: old } as unknown as DeviceRow;
+    const done = await identifyAgain(
+      row,
+      photo(),
+      { onDevice: true, owner: OWNER, shown: [] },
+      () => undefined,
+    );
+    const [fresh] = done.replacement.device;
+    expect(store.get(fresh!)?.status).toBe('done');
+    expect(store.get('other')?.status).toBe('pending');
+    expect(predict).not.toHaveBeenCalled();
+    expect(pending).not.toHaveBeenCalled();
+    expect(done.diagnosed).toBe(1);
+  });
+
+  it('on the server: the photos waiting on the device are not identified with it', async () => {
+    kept('other');
+    vi.spyOn(diagnosisApi, 'upload').mockResolvedValue({
+      status: 'OK',
+      detail: '',
+      id: 7,
+      name_img: 'again.jpg',
+    });
+    vi.spyOn(diagnosisApi, 'config').mockResolvedValue({ config: {} as never });
+    const predict = vi
+      .spyOn(diagnosisApi, 'predict')
+      .mockResolvedValue({ status: 'OK', detail: '', total: 1 });
+    vi.spyOn(diagnosisApi, 'progress').mockResolvedValue({ state: 'done', done: 1, total: 1 });
+    const shown = [{ id: 2, name_img: 'b.jpg' } as DiagnosisRow];
+    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([...shown, { id: 7 } as DiagnosisRow]);
+    vi.spyOn(diagnosisApi, 'removeRow').mockResolvedValue({} as never);
+    const done = await identifyAgain(
+      shown[0]!,
+      photo(),
+      { onDevice: false, owner: OWNER, shown },
+      () => undefined,
+    );
+    expect(predict).toHaveBeenCalledTimes(1);
+    expect(store.get('other')?.status).toBe('pending');
+    expect(done.rows?.map((r) => r.id)).toEqual([7]);
+    expect(done.diagnosed).toBe(1);
+  });
+});
+
+describe('the photos a run answered', () => {
+  const dropped = (n: number, total: number) => ({
+    state: 'done' as const,
+    done: total,
+    total,
+    detail: M.failedImages(n),
+  });
+
+  it('are every photo of a run with no note, without reading the rows', async () => {
+    const rows = vi.spyOn(diagnosisApi, 'rows');
+    expect(await diagnosedOnServer({ state: 'done', done: 3, total: 3 }, null)).toBe(3);
+    expect(await diagnosedOnServer({ state: 'error', done: 1, total: 3 }, null)).toBe(0);
+    expect(rows).not.toHaveBeenCalled();
+  });
+
+  it('are the rows of the photos asked for, or any row when they are not known', async () => {
+    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([{ id: 1 }, { id: 6 }] as DiagnosisRow[]);
+    expect(await diagnosedOnServer(dropped(1, 2), [5, 6])).toBe(1);
+    expect(await diagnosedOnServer(dropped(1, 1), [5])).toBe(0);
+    expect(await diagnosedOnServer(dropped(1, 1), null)).toBe(2);
+  });
+
+  it('are none when a run started here dropped every photo', async () => {
+    vi.spyOn(diagnosisApi, 'pending').mockResolvedValue([
+      { id: 5, name_img: 'a.jpg', size: 1, created_at: '', url: '' },
+    ]);
+    vi.spyOn(diagnosisApi, 'predict').mockResolvedValue({ status: 'OK', detail: '', total: 1 });
+    vi.spyOn(diagnosisApi, 'progress').mockResolvedValue(dropped(1, 1));
+    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([{ id: 1 }] as DiagnosisRow[]);
+    const end = await identifyWaiting('', () => undefined);
+    expect(end.progress.state).toBe('done');
+    expect(end.diagnosed).toBe(0);
+  });
+});
