@@ -104,15 +104,15 @@ describe('identification when inference fails', { timeout: 120_000 }, () => {
         identify: () => Promise.reject(new Error('onnxruntime: out of memory')),
       };
       const errors: unknown[] = [];
-      const runner = new IdentificationRunner(
-        repo,
-        new MediaStore(server.app.config.mediaDir),
-        failing,
-        { error: (e) => errors.push(e), warn: () => undefined },
-        { chunkSize: 2 },
-      );
-      await runner.predict(userId, { wait: true });
-      await runner.close();
+      /** A run of this user's pending photos by a runner of its own, with `models`, to its end. */
+      const runWith = async (models: PhotoIdentifier, chunkSize: number) => {
+        const log = { error: (e: unknown) => errors.push(e), warn: () => undefined };
+        const media = new MediaStore(server.app.config.mediaDir);
+        const runner = new IdentificationRunner(repo, media, models, log, { chunkSize });
+        await runner.predict(userId, { wait: true });
+        await runner.close();
+      };
+      await runWith(failing, 2);
       expect(errors).toHaveLength(1);
       const run = await json(await browser.get(P.progress));
       expect(run).toMatchObject({ state: 'error', detail: M.interrupted });
@@ -132,15 +132,7 @@ describe('identification when inference fails', { timeout: 120_000 }, () => {
           return server.app.models.identify(id, images);
         },
       };
-      const second = new IdentificationRunner(
-        repo,
-        new MediaStore(server.app.config.mediaDir),
-        picky,
-        { error: (e) => errors.push(e), warn: () => undefined },
-        { chunkSize: 3 },
-      );
-      await second.predict(userId, { wait: true });
-      await second.close();
+      await runWith(picky, 3);
       const after = await json(await browser.get(P.progress));
       expect(after).toMatchObject({ state: 'done', detail: M.failedImages(1) });
       const rows = await json(await browser.get(P.posts));
