@@ -69,6 +69,8 @@ export const DEVICE_MESSAGES = {
   badDate:
     'La fecha del diagnóstico no es válida: la fecha y la hora de este dispositivo no son correctas.',
   modelNotFound: 'Ese modelo no está disponible en este servidor.',
+  modelChanged:
+    'El modelo de este servidor se está actualizando: inténtalo de nuevo en unos minutos.',
 } as const;
 
 export const DEVICE_MESSAGES_EN = {
@@ -79,4 +81,5 @@ export const DEVICE_MESSAGES_EN = {
   badDate:
     'The date of the diagnosis is not valid: the date and time of this device are not right.',
   modelNotFound: 'That model is not available on this server.',
+  modelChanged: 'The model on this server is being updated: try again in a few minutes.',
 } satisfies EnglishTwin<typeof DEVICE_MESSAGES>;

@@ -3,7 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   DEVICE_MESSAGES as D,
   DEVICE_MODEL_ID,
@@ -16,7 +16,8 @@ import {
   UPLOAD_LIMITS,
 } from '@diagrodl/contracts';
 import { describeEachDatabase, json } from '../../testing/harness.ts';
-import { leafPhoto, loggedIn } from '../../testing/diagnosis.ts';
+import { leafPhoto, loggedIn, newPlace, removePlace, startAt } from '../../testing/diagnosis.ts';
+import { makeModelsDir } from '../../testing/tiny-model.ts';
 
 const result = (over: Partial<DeviceResult> = {}): DeviceResult => ({
   label: 'late_blight',
@@ -271,5 +272,49 @@ describeEachDatabase('diagnosis on the device', (ctx) => {
       csrf: false,
     });
     expect(noCsrf.status).toBe(403);
+  });
+});
+
+describe('the device model files while a new model waits for a restart', () => {
+  const modelsDir = makeModelsDir(['mobilenet']);
+  const place = newPlace('sqlite', { MODELS_DIR: modelsDir });
+  afterAll(async () => {
+    await removePlace(place);
+    fs.rmSync(modelsDir, { recursive: true, force: true });
+  });
+
+  it('serves only the loaded model and its card: 503 once the files on disk are others', async () => {
+    const server = await startAt(place);
+    try {
+      const get = (url: string, headers: Record<string, string> = {}) =>
+        fetch(`${server.baseUrl}${url}`, { headers });
+      const onnx = path.join(modelsDir, 'mobilenet.onnx');
+      const cardFile = path.join(modelsDir, 'mobilenet.card.json');
+      const loaded = fs.readFileSync(onnx);
+      const first = await get(DEVICE_PATHS.model('mobilenet'));
+      expect(first.status).toBe(200);
+      expect(Buffer.from(await first.arrayBuffer()).equals(loaded)).toBe(true);
+      const etag = first.headers.get('etag')!;
+      expect((await get(DEVICE_PATHS.card('mobilenet'))).status).toBe(200);
+
+      // a new model and card copied in (the server still runs the old one until restarted)
+      const other = Buffer.concat([loaded, Buffer.from('another model')]);
+      fs.writeFileSync(onnx, other);
+      const card = JSON.parse(fs.readFileSync(cardFile, 'utf8'));
+      card.file.sha256 = createHash('sha256').update(other).digest('hex');
+      card.file.size_bytes = other.length;
+      fs.writeFileSync(cardFile, JSON.stringify(card));
+      for (const url of [DEVICE_PATHS.model('mobilenet'), DEVICE_PATHS.card('mobilenet')]) {
+        const res = await get(url, { 'Accept-Language': 'es' });
+        expect(res.status, url).toBe(503);
+        expect((await json(res)).detail, url).toBe(D.modelChanged);
+      }
+      // a device that holds the loaded model keeps it
+      expect((await get(DEVICE_PATHS.model('mobilenet'), { 'If-None-Match': etag })).status).toBe(
+        304,
+      );
+    } finally {
+      await server.app.close();
+    }
   });
 });

@@ -1,13 +1,15 @@
 /**
  * HTTP for diagnosis on the device (README.md beside this file, "Diagnoses made on a device"): the model file and card the browser runs
- * (public, served byte for byte from the loaded model, ETag = sha256) and the upload of a
+ * (public, served byte for byte from the loaded model, ETag = sha256; 503 while the files on disk
+ * are not the loaded ones) and the upload of a
  * diagnosis the device made offline (logged-in user, CSRF like every mutating call).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { DEVICE_MESSAGES as D, ENDPOINTS, UPLOAD_LIMITS } from '@diagrodl/contracts';
 import type { Inference } from '../../inference/classifier.ts';
 import { route } from '../../lib/contract-routes.ts';
@@ -36,21 +38,33 @@ export async function deviceRoutes(
       if (!card) throw new HttpError(404, D.modelNotFound);
       return { id, card };
     };
-    const send = async (
-      request: FastifyRequest,
-      reply: FastifyReply,
-      file: string,
-      etag: string,
-      type: string,
-    ) => {
-      reply.header('ETag', etag).header('Cache-Control', 'no-cache');
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    /**
+     * The files on disk are served only while they are the model the server loaded and its card
+     * (a new model copied into MODELS_DIR waits for the restart that loads it: a device never
+     * runs a model the server does not). A file's sha256 is computed again only when its size or
+     * modification time change.
+     */
+    const digests = new Map<string, { size: number; mtimeMs: number; sha256: string }>();
+    const checkedSize = async (file: string, sha256: string): Promise<number> => {
       const stat = await fs.promises.stat(file).catch(() => null);
       if (!stat?.isFile()) throw new HttpError(404, D.modelNotFound);
-      return reply
-        .type(type)
-        .header('Content-Length', String(stat.size))
-        .send(fs.createReadStream(file));
+      let d = digests.get(file);
+      if (!d || d.size !== stat.size || d.mtimeMs !== stat.mtimeMs) {
+        const hash = createHash('sha256');
+        await pipeline(fs.createReadStream(file), hash);
+        d = { size: stat.size, mtimeMs: stat.mtimeMs, sha256: hash.digest('hex') };
+        digests.set(file, d);
+      }
+      if (d.sha256 !== sha256) throw new HttpError(503, D.modelChanged);
+      return stat.size;
+    };
+    const namesFile = (bytes: Buffer, sha256: string) => {
+      try {
+        const card = JSON.parse(bytes.toString('utf8')) as { file?: { sha256?: unknown } };
+        return card.file?.sha256 === sha256;
+      } catch {
+        return false;
+      }
     };
 
     route(
@@ -58,15 +72,29 @@ export async function deviceRoutes(
       ENDPOINTS.deviceModelFile,
     )(async (request, reply) => {
       const m = loaded(request.params.file.id);
+      const sha256 = m.card.file.sha256;
+      const notModified = (etag: string) => {
+        reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+        return request.headers['if-none-match'] === etag;
+      };
       if (request.params.file.kind === 'onnx') {
+        if (notModified(`"${sha256}"`)) return reply.code(304).send();
         const file = path.join(deps.modelsDir, `${m.id}.onnx`);
-        return send(request, reply, file, `"${m.card.file.sha256}"`, 'application/octet-stream');
+        const size = await checkedSize(file, sha256);
+        return reply
+          .type('application/octet-stream')
+          .header('Content-Length', String(size))
+          .send(fs.createReadStream(file));
       }
-      const file = path.join(deps.modelsDir, `${m.id}.card.json`);
-      const bytes = await fs.promises.readFile(file).catch(() => null);
+      const bytes = await fs.promises
+        .readFile(path.join(deps.modelsDir, `${m.id}.card.json`))
+        .catch(() => null);
       if (!bytes) throw new HttpError(404, D.modelNotFound);
-      const etag = `"${createHash('sha256').update(bytes).digest('hex')}"`;
-      return send(request, reply, file, etag, 'application/json; charset=utf-8');
+      if (!namesFile(bytes, sha256)) throw new HttpError(503, D.modelChanged);
+      if (notModified(`"${createHash('sha256').update(bytes).digest('hex')}"`)) {
+        return reply.code(304).send();
+      }
+      return reply.type('application/json; charset=utf-8').send(bytes);
     });
 
     route(
