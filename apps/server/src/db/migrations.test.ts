@@ -163,3 +163,29 @@ describe.each(['sqlite', 'postgres'] as const)(
     });
   },
 );
+
+describe.each(['sqlite', 'postgres'] as const)('a migration that fails [%s]', (dialect) => {
+  it('leaves nothing of itself: the next start applies it whole', async () => {
+    const conn = await open(dialect);
+    if (!conn) return;
+    const { db, close } = conn;
+    try {
+      const raw = db as unknown as Kysely<unknown>;
+      await migrateUpTo(raw, dialect, '0003_diagnosis');
+      // 0004 adds two columns to each of two tables: its last statement will fail
+      await sql`alter table diagnosis_history add column leaf_probability text`.execute(db);
+      await expect(migrateToLatest(raw, dialect)).rejects.toThrow('0004_diagnosis_reason');
+      const columns = async (table: string) =>
+        (await db.introspection.getTables())
+          .find((t) => t.name === table)!
+          .columns.map((c) => c.name);
+      expect(await columns('diagnosis_images')).not.toContain('reason');
+      expect(await columns('diagnosis_history')).not.toContain('reason');
+      await sql`alter table diagnosis_history drop column leaf_probability`.execute(db);
+      expect(await migrateToLatest(raw, dialect)).toContain('0004_diagnosis_reason');
+      expect(await columns('diagnosis_images')).toContain('reason');
+    } finally {
+      await close();
+    }
+  });
+});

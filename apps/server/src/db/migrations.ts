@@ -343,7 +343,25 @@ async function migrate(db: Kysely<unknown>, dialect: Dialect, upTo?: string): Pr
     provider: new InlineProvider(dialect),
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
-  const { error, results } = await (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest());
+  const run = () => (upTo ? migrator.migrateTo(upTo) : migrator.migrateToLatest());
+  // PostgreSQL runs the migrations in one transaction (Kysely: transactional DDL). Kysely does not
+  // on SQLite, whose DDL is transactional too: without one, a crash inside a migration of several
+  // statements would leave it half applied and unrecorded, and every start after would fail on it.
+  // Its one connection takes the same transaction around the whole run: all or nothing.
+  let outcome: Awaited<ReturnType<typeof run>>;
+  if (dialect === 'sqlite') {
+    await sql`begin immediate`.execute(db);
+    try {
+      outcome = await run();
+    } catch (err) {
+      await sql`rollback`.execute(db);
+      throw err;
+    }
+    await (outcome.error ? sql`rollback` : sql`commit`).execute(db);
+  } else {
+    outcome = await run();
+  }
+  const { error, results } = outcome;
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     const why = error instanceof Error ? error.message : String(error);
