@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
 import { RateLimitRepository } from './lib/rate-limit/rate-limit.repository.ts';
 import { RateLimiter } from './lib/rate-limit/rate-limiter.ts';
+import { serializeRequest } from './lib/request-log.ts';
 import { resolveSessionSecret } from './lib/secret.ts';
 import { createMailer } from './mail/mailer.ts';
 import { ModelWorker } from './worker/model-worker.ts';
@@ -39,17 +40,26 @@ export interface App {
 export interface AppOptions {
   /** Diagnosis tuning (tests shorten the claim lifetime and pause runs between chunks). */
   diagnosis?: RunnerOptions;
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: NodeJS.WritableStream;
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
-  for (const dir of [config.dataDir, config.mediaDir, config.outboxDir]) {
+  for (const dir of [config.dataDir, config.mediaDir]) {
     fs.mkdirSync(dir, { recursive: true });
   }
+  // The mails hold generated passwords and live reset links: for the server's user only.
+  fs.mkdirSync(config.outboxDir, { recursive: true, mode: 0o700 });
   const db = await openDatabase(config.database);
   const secret = resolveSessionSecret(config.sessionSecret, config.dataDir);
 
   const server = Fastify({
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      // query strings' values never reach the log (the e-mailed reset link holds its token)
+      serializers: { req: serializeRequest },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,

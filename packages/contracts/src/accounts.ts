@@ -109,6 +109,9 @@ export function retryWait(seconds: number, lang: 'es' | 'en' = 'es'): string {
 export const RATE_LIMIT_MESSAGES = {
   login: (seconds: number) =>
     `Demasiados intentos fallidos de inicio de sesión. Por seguridad, vuelve a intentarlo en ${retryWait(seconds)}.`,
+  /** Wrong current passwords (password change, account deletion). */
+  currentPassword: (seconds: number) =>
+    `Demasiados intentos fallidos con la contraseña actual. Por seguridad, vuelve a intentarlo en ${retryWait(seconds)}.`,
   other: (seconds: number) =>
     `Demasiadas solicitudes seguidas. Vuelve a intentarlo en ${retryWait(seconds)}.`,
 } as const;
@@ -116,6 +119,8 @@ export const RATE_LIMIT_MESSAGES = {
 export const RATE_LIMIT_MESSAGES_EN = {
   login: (seconds: number) =>
     `Too many failed login attempts. For your security, try again in ${retryWait(seconds, 'en')}.`,
+  currentPassword: (seconds: number) =>
+    `Too many failed attempts with the current password. For your security, try again in ${retryWait(seconds, 'en')}.`,
   other: (seconds: number) =>
     `Too many requests in a row. Try again in ${retryWait(seconds, 'en')}.`,
 } satisfies EnglishTwin<typeof RATE_LIMIT_MESSAGES>;

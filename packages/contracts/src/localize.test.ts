@@ -28,6 +28,7 @@ const SAMPLES: Record<string, unknown[][]> = {
   'DIAGNOSIS_MESSAGES.failedImages': [[1], [2], [12]],
   'AUTH_MESSAGES.loginOk': [['Ana'], ['José María'], ['2024'], ['a (b) $1 .*']],
   'RATE_LIMIT_MESSAGES.login': [[1], [40], [60], [61], [899], [900], [3600]],
+  'RATE_LIMIT_MESSAGES.currentPassword': [[1], [59], [899], [900]],
   'RATE_LIMIT_MESSAGES.other': [[0.2], [59], [600]],
   'REGISTRATION_SERVER_MESSAGES.tooLong': [
     ['Ciudad', 100],

@@ -3,14 +3,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NOT_LEAF, NOT_LEAF_HINT } from '@diagrodl/contracts';
 import { CLASS_IDS } from '@diagrodl/contracts/classes';
 import { repoRoot } from '../config.ts';
 import { NOT_RECOGNISED_ADVICE } from '../modules/diagnosis/report/advice.ts';
 import { leafPhoto, runDiagnoseCli } from '../testing/diagnosis.ts';
 import { makeModelsDir } from '../testing/tiny-model.ts';
-import { adviceOf } from './diagnose.ts';
+import { adviceOf, collectImages } from './diagnose.ts';
 
 const TSX = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(repoRoot, 'apps', 'server', 'src', 'cli', 'diagnose.ts');
@@ -196,6 +196,50 @@ describe('diagnose CLI', { timeout: 180_000 }, () => {
     const arr = JSON.parse(json.stdout);
     expect(arr).toHaveLength(600);
     expect(arr[100].error).toMatch(/cannot be read/);
+  });
+
+  it('gives a broken link named like a photo an error entry and diagnoses the rest of the folder', async () => {
+    const dir = path.join(work, 'with-broken-link');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'good.jpg'), await leafPhoto({ seed: 4 }));
+    fs.symlinkSync(path.join(dir, 'deleted-long-ago.jpg'), path.join(dir, 'broken.jpg'));
+    const r = run('--json', dir);
+    expect(r.status, r.stderr).toBe(1); // one entry is an error
+    const out = JSON.parse(r.stdout);
+    expect(out).toEqual([
+      { file: path.join(dir, 'broken.jpg'), error: 'no such file or folder' },
+      expect.objectContaining({ file: path.join(dir, 'good.jpg'), accepted: true }),
+    ]);
+  });
+
+  it('lists a subfolder that cannot be read (for its error entry) and the rest of the folder', () => {
+    const dir = path.join(work, 'with-locked-folder');
+    fs.mkdirSync(path.join(dir, 'locked'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'open'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'named.jpg')); // a folder named like a photo: no entry
+    for (const f of ['a.jpg', 'locked/b.jpg', 'open/c.png', 'open/notes.txt']) {
+      fs.writeFileSync(path.join(dir, f), 'x');
+    }
+    const locked = path.join(dir, 'locked');
+    // as root, chmod 000 does not keep readdir out: the refusal is made here
+    const readdir = fs.readdirSync.bind(fs) as (p: fs.PathLike, o?: unknown) => unknown;
+    const spy = vi.spyOn(fs, 'readdirSync').mockImplementation(((p: fs.PathLike, o?: unknown) => {
+      if (path.resolve(String(p)) === locked) {
+        throw Object.assign(new Error(`EACCES: permission denied, scandir '${locked}'`), {
+          code: 'EACCES',
+        });
+      }
+      return readdir(p, o);
+    }) as typeof fs.readdirSync);
+    try {
+      expect(collectImages([dir])).toEqual([
+        path.join(dir, 'a.jpg'),
+        locked,
+        path.join(dir, 'open', 'c.png'),
+      ]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('fails clearly on a model that is not loaded, a bad option or a missing path', () => {

@@ -67,23 +67,59 @@ function fail(message: string, code = 2): never {
 
 /**
  * Image files under the given paths (folders recursively), in a stable order. A path that does
- * not exist stays in the list: it gets an error entry like any file that cannot be read.
+ * not exist stays in the list: it gets an error entry like any file that cannot be read. So does
+ * a file of a folder that cannot be looked at (a broken symbolic link named *.jpg), and a
+ * subfolder that cannot be read (its entry says why): the rest of the folder is still listed.
  */
 export function collectImages(inputs: readonly string[]): string[] {
   const out: string[] = [];
   for (const input of inputs) {
     const stat = fs.statSync(input, { throwIfNoEntry: false });
     if (stat?.isDirectory()) {
-      const found = (fs.readdirSync(input, { recursive: true }) as string[])
-        .filter((f) => IMAGE_RE.test(f))
-        .sort()
-        .map((f) => path.join(input, f));
-      out.push(...found.filter((f) => fs.statSync(f).isFile()));
+      out.push(...imagesUnder(input).map((f) => path.join(input, f)));
     } else {
       out.push(input);
     }
   }
   return out;
+}
+
+/**
+ * The images under a folder as paths relative to it, sorted; one folder read at a time, so that
+ * one that cannot be read (EACCES) is listed itself (for its error entry) and the others are
+ * read. Symbolic links are followed to files, not into folders (as readdir's `recursive`).
+ */
+function imagesUnder(root: string): string[] {
+  const found: string[] = [];
+  const visit = (rel: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      if (rel)
+        found.push(rel); // reading it again gives its error entry
+      else found.push('.');
+      return;
+    }
+    for (const entry of entries) {
+      const child = rel ? path.join(rel, entry.name) : entry.name;
+      if (entry.isDirectory()) {
+        visit(child);
+        continue;
+      }
+      if (!IMAGE_RE.test(entry.name)) continue;
+      let target: fs.Stats | undefined;
+      try {
+        target = fs.statSync(path.join(root, child), { throwIfNoEntry: false });
+      } catch {
+        target = undefined; // a link loop (ELOOP), a folder that cannot be searched: an error entry
+      }
+      // a folder named like an image is no photo; anything else is tried (and may fail alone)
+      if (!target?.isDirectory()) found.push(child);
+    }
+  };
+  visit('');
+  return found.sort();
 }
 
 export interface FileResult {
@@ -428,7 +464,9 @@ async function main(): Promise<void> {
       const truth: ClassId[] = [];
       for (const sub of fs.readdirSync(dir).sort()) {
         const cls = folderClass(sub);
-        if (!cls || !fs.statSync(path.join(dir, sub)).isDirectory()) continue;
+        if (!cls || !fs.statSync(path.join(dir, sub), { throwIfNoEntry: false })?.isDirectory()) {
+          continue;
+        }
         for (const f of collectImages([path.join(dir, sub)])) {
           files.push(f);
           truth.push(cls);

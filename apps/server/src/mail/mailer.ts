@@ -19,9 +19,9 @@ export interface Mailer {
 }
 
 /**
- * SMTP when SMTP_URL is set; otherwise each message is written as an .eml file into the
- * outbox folder (DATA_DIR/outbox) and its path is logged, so the embedded mode needs no
- * mail server and nothing is lost.
+ * SMTP when SMTP_URL is set; otherwise each message is written as an .eml file (mode 0600, in a
+ * folder made 0700) into the outbox folder (DATA_DIR/outbox) and its path is logged, so the
+ * embedded mode needs no mail server and nothing is lost.
  */
 export function createMailer(
   opts: { smtpUrl: string | undefined; from: string; outboxDir: string },
@@ -51,10 +51,14 @@ export function createMailer(
     describe: `outbox:${opts.outboxDir}`,
     async send(message) {
       const info = await stream.sendMail({ from: opts.from, ...message });
-      fs.mkdirSync(opts.outboxDir, { recursive: true });
+      // Readable by the server's user only (generated passwords, live reset links); written
+      // under another name first, so that a reader of the folder never sees half a message.
+      fs.mkdirSync(opts.outboxDir, { recursive: true, mode: 0o700 });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(opts.outboxDir, `${stamp}-${randomToken(6)}.eml`);
-      fs.writeFileSync(file, info.message as Buffer);
+      const partial = `${file}.partial`;
+      fs.writeFileSync(partial, info.message as Buffer, { mode: 0o600 });
+      fs.renameSync(partial, file);
       log.info({ mail: file, subject: message.subject }, `mail written to ${file}`);
     },
   };

@@ -77,6 +77,28 @@ export function mailsTo(dir: string, address: string): ReadMail[] {
   return readOutbox(dir).filter((m) => m.to.toLowerCase().includes(address.toLowerCase()));
 }
 
+/**
+ * Waits until an outbox folder holds `count` messages to one address (mails sent after the
+ * answer, as the reset link is), and returns them; fails after `timeoutMs`.
+ */
+export async function waitForMails(
+  dir: string,
+  address: string,
+  count = 1,
+  timeoutMs = 10_000,
+): Promise<ReadMail[]> {
+  // performance.now: the tests that move the clock fake Date
+  const end = performance.now() + timeoutMs;
+  for (;;) {
+    const mails = mailsTo(dir, address);
+    if (mails.length >= count) return mails;
+    if (performance.now() > end) {
+      throw new Error(`${mails.length} of ${count} mails to ${address} in ${dir}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Reads the generated password out of a welcome mail (es or en). */
 export function passwordFromMail(mail: ReadMail): string {
   const m = /(?:Contraseña|Password):\s+(\S+)/.exec(mail.text);

@@ -13,10 +13,17 @@ export class RateLimitRepository {
       .executeTakeFirst();
   }
 
-  /** Counts one hit: a new window starts when the current one has ended. */
-  async hit(bucket: string, nowIso: string, newWindowEnd: string): Promise<void> {
+  /**
+   * Counts one hit: a new window starts when the current one has ended. One statement, so
+   * concurrent hits each see their own count: the counter and window after this hit.
+   */
+  async hit(
+    bucket: string,
+    nowIso: string,
+    newWindowEnd: string,
+  ): Promise<{ hits: number; window_end: string }> {
     const expired = sql<boolean>`rate_limits.window_end <= ${nowIso}`;
-    await this.db
+    const row = await this.db
       .insertInto('rate_limits')
       .values({ bucket, hits: 1, window_end: newWindowEnd })
       .onConflict((oc) =>
@@ -25,6 +32,18 @@ export class RateLimitRepository {
           window_end: sql<string>`case when ${expired} then ${newWindowEnd} else rate_limits.window_end end`,
         }),
       )
+      .returning(['hits', 'window_end'])
+      .executeTakeFirstOrThrow();
+    return { hits: Number(row.hits), window_end: row.window_end };
+  }
+
+  /** Takes one hit back (never below 0): an attempt counted that turned out not to count. */
+  async unhit(bucket: string): Promise<void> {
+    await this.db
+      .updateTable('rate_limits')
+      .set({ hits: sql<number>`rate_limits.hits - 1` })
+      .where('bucket', '=', bucket)
+      .where('hits', '>', 0)
       .execute();
   }
 

@@ -53,18 +53,51 @@ export class RateLimiter {
 
   /** Counts one event for the key. */
   async hit(rule: RateRule, key: string): Promise<void> {
+    await this.count(rule, key);
+  }
+
+  /**
+   * Counts one attempt for the key *before* it is checked, and says whether it may go on: 0 when
+   * it is within the rule, else the seconds until the key may try again. The count is one
+   * statement, so of any number of concurrent attempts at most `max` go on (a wait, then a hit,
+   * would let them all through). An attempt that succeeds is then `reset` or `untake`n.
+   */
+  async take(rule: RateRule, key: string): Promise<number> {
     const now = this.now();
-    await this.repo.hit(
+    const row = await this.count(rule, key);
+    if (row.hits <= rule.max) return 0;
+    return Math.max(1, Math.ceil((Date.parse(row.window_end) - now) / 1000));
+  }
+
+  /** Takes back one attempt counted by `take` (one that is not to count against the key). */
+  async untake(rule: RateRule, key: string): Promise<void> {
+    await this.repo.unhit(this.bucket(rule, key));
+  }
+
+  private async count(rule: RateRule, key: string): Promise<{ hits: number; window_end: string }> {
+    const now = this.now();
+    const row = await this.repo.hit(
       this.bucket(rule, key),
       new Date(now).toISOString(),
       new Date(now + rule.windowSeconds * 1000).toISOString(),
     );
     this.sweeps += 1;
     if (this.sweeps % 200 === 0) await this.repo.deleteExpired(new Date(now).toISOString());
+    return row;
   }
 
   async reset(rule: RateRule, key: string): Promise<void> {
     await this.repo.delete(this.bucket(rule, key));
+  }
+
+  /** `take`, throwing 429 with the Spanish message and Retry-After when the key is over the rule. */
+  async takeOrRefuse(
+    rule: RateRule,
+    key: string,
+    message: (seconds: number) => string,
+  ): Promise<void> {
+    const seconds = await this.take(rule, key);
+    if (seconds > 0) throw tooMany(seconds, message);
   }
 
   /** Throws 429 with the Spanish message and Retry-After when the key is over the rule. */

@@ -12,6 +12,7 @@ import {
   ENDPOINTS,
   MY_DATA_MESSAGES as M,
   MY_DATA_MESSAGES_EN,
+  RATE_LIMIT_MESSAGES,
   REGISTRATION_SERVER_MESSAGES,
   SERVER_MESSAGES,
 } from '@diagrodl/contracts';
@@ -526,6 +527,28 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         .executeTakeFirstOrThrow();
       expect(fresh.id).not.toBe(a.id);
       expect(filesOf(dataDir, fresh.id).size).toBe(0);
+    });
+
+    it('counts concurrent wrong passwords before checking them, with a message of its own', async () => {
+      const { app, baseUrl } = s();
+      seq += 1;
+      const userName = `Prisa${process.pid % 1000}x${seq}`;
+      await createUserDirect(app.db, { userName, password: PASSWORD });
+      const browser = new Browser(baseUrl);
+      await browser.get('/api/session/');
+      await browser.post('/api/login/', { json: { username: userName, password: PASSWORD } });
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          browser.post(DELETE, { json: { password: 'Incorrecta-1234', confirm: true } }),
+        ),
+      );
+      const statuses = replies.map((r) => r.status);
+      expect(statuses.filter((st) => st === 400)).toHaveLength(5);
+      expect(statuses.filter((st) => st === 429)).toHaveLength(15);
+      const refused = replies.find((r) => r.status === 429)!;
+      expect((await json(refused)).detail).toBe(RATE_LIMIT_MESSAGES.currentPassword(15 * 60));
+      // nothing was deleted
+      expect((await json(await browser.get('/api/session/'))).isAuthenticated).toBe(true);
     });
 
     it('writes the confirmation in English for an English account', async () => {

@@ -64,15 +64,18 @@ export class MyDataService {
     const user = await users.findById(userId);
     if (!user) throw new HttpError(401, SERVER_MESSAGES.loginRequired);
     const key = String(userId);
-    await limiter.assertAllowed(RATE_RULES.changePerUser, key, RATE_LIMIT_MESSAGES.login);
     if (!body.password) throw new HttpError(400, M.passwordMissing);
+    // Counted before the check, so that concurrent tries cannot all be checked; a right one
+    // takes its count back.
+    const rule = RATE_RULES.changePerUser;
+    await limiter.takeOrRefuse(rule, key, RATE_LIMIT_MESSAGES.currentPassword);
     if (
       body.password.length > MAX_PASSWORD ||
       !(await verifyPassword(user.password_hash, body.password))
     ) {
-      await limiter.hit(RATE_RULES.changePerUser, key);
       throw new HttpError(400, M.passwordWrong);
     }
+    await limiter.untake(rule, key);
     if (!body.confirm) throw new HttpError(400, M.confirmMissing);
 
     const release = await parts.hold(userId);

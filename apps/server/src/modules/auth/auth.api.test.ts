@@ -1,9 +1,22 @@
+import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
-import { afterEach, expect, it, vi } from 'vitest';
-import { ACCOUNT_MESSAGES, PASSWORD_MESSAGES } from '@diagrodl/contracts';
-import { Browser, describeEachDatabase, json, type TestServer } from '../../testing/harness.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  ACCOUNT_MESSAGES,
+  PASSWORD_MESSAGES,
+  RATE_LIMIT_MESSAGES,
+  RATE_LIMIT_MESSAGES_EN,
+} from '@diagrodl/contracts';
+import {
+  Browser,
+  describeEachDatabase,
+  json,
+  startTestServer,
+  type TestServer,
+} from '../../testing/harness.ts';
 import { createUserDirect } from '../../testing/users.ts';
-import { mailsTo, resetLinkFromMail } from '../../testing/mail-reader.ts';
+import { mailsTo, resetLinkFromMail, waitForMails } from '../../testing/mail-reader.ts';
 import { AUTH_MESSAGES } from '@diagrodl/contracts';
 
 let seq = 0;
@@ -99,6 +112,41 @@ describeEachDatabase(
       const later = await new Tab(s.baseUrl, tab.ip).open();
       expect((await later.login(name, PASSWORD)).status).toBe(200);
       expect(await later.authenticated()).toBe(true);
+    });
+
+    it('counts concurrent wrong logins before checking them: at most the limit are checked', async () => {
+      const s = ctx();
+      const { name } = await newUser(s);
+      // each from its own address: only the user name's limit (5) applies
+      const tabs = await Promise.all(Array.from({ length: 30 }, () => new Tab(s.baseUrl).open()));
+      const statuses = await Promise.all(
+        tabs.map((tab, i) => tab.login(name, `wrong-${i}`).then((r) => r.status)),
+      );
+      expect(statuses.filter((st) => st === 401)).toHaveLength(5);
+      expect(statuses.filter((st) => st === 429)).toHaveLength(25);
+      expect((await new Tab(s.baseUrl).open().then((t) => t.login(name, PASSWORD))).status).toBe(
+        429,
+      );
+    });
+
+    it('counts concurrent wrong logins from one address across user names the same way', async () => {
+      const s = ctx();
+      const tab = await new Tab(s.baseUrl).open();
+      const statuses = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          tab.login(`swarm${seq}n${i}`, 'wrong-password').then((r) => r.status),
+        ),
+      );
+      expect(statuses.filter((st) => st === 401)).toHaveLength(20);
+      expect(statuses.filter((st) => st === 429)).toHaveLength(10);
+    });
+
+    it('does not count successful logins against the address', async () => {
+      const s = ctx();
+      const { name } = await newUser(s);
+      const tab = await new Tab(s.baseUrl).open();
+      for (let i = 0; i < 25; i += 1) expect((await tab.login(name, PASSWORD)).status).toBe(200);
+      expect((await tab.login(`nobody${seq}`, 'wrong-password')).status).toBe(401);
     });
 
     it('limits failed logins per address across user names, then recovers', async () => {
@@ -303,7 +351,58 @@ describeEachDatabase(
       for (let i = 0; i < 5; i += 1) {
         expect((await tab.post('/api/change_password/', { json: body })).status).toBe(400);
       }
-      expect((await tab.post('/api/change_password/', { json: body })).status).toBe(429);
+      const blocked = await tab.post('/api/change_password/', { json: body });
+      expect(blocked.status).toBe(429);
+      expect(blocked.headers.get('retry-after')).toMatch(/^\d+$/);
+      // its own message: not the login's
+      const detail = (await json(blocked)).detail;
+      expect(detail).toBe(RATE_LIMIT_MESSAGES.currentPassword(15 * 60));
+      expect(detail).toBe(
+        'Demasiados intentos fallidos con la contraseña actual. Por seguridad, vuelve a intentarlo en 15 minutos.',
+      );
+      const en = await tab.post('/api/change_password/', {
+        json: body,
+        headers: { 'Accept-Language': 'en' },
+      });
+      expect((await json(en)).detail).toBe(RATE_LIMIT_MESSAGES_EN.currentPassword(15 * 60));
+    });
+
+    it('counts concurrent wrong current passwords before checking them', async () => {
+      const s = ctx();
+      const { name } = await newUser(s);
+      const tab = await new Tab(s.baseUrl).open();
+      await tab.login(name, PASSWORD);
+      const body = {
+        current_password: 'wrong-123456',
+        new_password: 'Nueva-clave-99',
+        new_password_confirm: 'Nueva-clave-99',
+      };
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          tab.post('/api/change_password/', { json: body }).then((r) => r.status),
+        ),
+      );
+      expect(statuses.filter((st) => st === 400)).toHaveLength(5);
+      expect(statuses.filter((st) => st === 429)).toHaveLength(15);
+    });
+
+    it('ends the login lockout with a password reset', async () => {
+      const s = ctx();
+      const { name, email } = await newUser(s);
+      const outbox = path.join(s.dataDir, 'outbox');
+      const tab = await new Tab(s.baseUrl).open();
+      for (let i = 0; i < 5; i += 1) expect((await tab.login(name, `wrong-${i}`)).status).toBe(401);
+      expect((await tab.login(name, PASSWORD)).status).toBe(429);
+      await tab.post('/api/password_reset/', { json: { email } });
+      const [mail] = await waitForMails(outbox, email);
+      const token = resetLinkFromMail(mail!).searchParams.get('token')!;
+      const NEW = 'Riego-goteo-2031';
+      const done = await tab.post('/api/password_reset/confirm/', {
+        json: { token, new_password: NEW, new_password_confirm: NEW },
+      });
+      expect(await json(done)).toEqual({ status: 'OK', detail: ACCOUNT_MESSAGES.resetDone });
+      expect((await tab.login(name, NEW)).status).toBe(200);
+      expect(await tab.authenticated()).toBe(true);
     });
 
     it('mails a reset link that works once and expires in one hour', async () => {
@@ -325,9 +424,14 @@ describeEachDatabase(
         detail: ACCOUNT_MESSAGES.resetRequested,
       });
       expect(await json(known)).toEqual({ status: 'OK', detail: ACCOUNT_MESSAGES.resetRequested });
+      // the mail is sent after the answer
+      const [mail] = await waitForMails(outbox, email);
       expect(mailsTo(outbox, 'nadie@example.test')).toHaveLength(0);
-      const [mail] = mailsTo(outbox, email);
       expect(mail!.subject).toBe('Restablece tu contraseña de DiAgroDL');
+      // for the server's user only: it holds a live link
+      expect(fs.statSync(mail!.file).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(outbox).mode & 0o777).toBe(0o700);
+      expect(fs.readdirSync(outbox).filter((f) => !f.endsWith('.eml'))).toEqual([]);
       const link = resetLinkFromMail(mail!);
       expect(link.origin).toBe(s.baseUrl);
       const token = link.searchParams.get('token')!;
@@ -360,7 +464,8 @@ describeEachDatabase(
 
       // A second link, used after an hour: refused.
       await tab.post('/api/password_reset/', { json: { email } });
-      const late = resetLinkFromMail(mailsTo(outbox, email).at(-1)!).searchParams.get('token')!;
+      const second = (await waitForMails(outbox, email, 2)).at(-1)!;
+      const late = resetLinkFromMail(second).searchParams.get('token')!;
       travel(60 * 60 * 1000 + 1000);
       expect(
         await json(await tab.post('/api/password_reset/check/', { json: { token: late } })),
@@ -383,7 +488,7 @@ describeEachDatabase(
       for (let i = 0; i < 5; i += 1) {
         expect((await tab.post('/api/password_reset/', { json: { email } })).status).toBe(200);
       }
-      expect(mailsTo(outbox, email)).toHaveLength(3);
+      expect(await waitForMails(outbox, email, 3)).toHaveLength(3);
       expect((await tab.post('/api/password_reset/', { json: { email } })).status).toBe(429);
       const other = await new Tab(s.baseUrl).open();
       for (const body of [
@@ -405,3 +510,41 @@ describeEachDatabase(
   },
   { TRUST_PROXY: '1' },
 );
+
+describe('password reset request and a slow mail server', () => {
+  it('answers before the mail is sent, for an address with an account as without', async () => {
+    // an SMTP server that accepts connections and never greets: a send hangs (10 s timeout)
+    const sockets = new Set<net.Socket>();
+    const smtp = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.address() as net.AddressInfo).port;
+    const s = await startTestServer('sqlite', { SMTP_URL: `smtp://127.0.0.1:${port}` });
+    try {
+      const { email } = await newUser(s);
+      const tab = await new Tab(s.baseUrl).open();
+      const timed = async (address: string) => {
+        const start = performance.now();
+        const res = await tab.post('/api/password_reset/', { json: { email: address } });
+        expect(await json(res)).toEqual({
+          status: 'OK',
+          detail: ACCOUNT_MESSAGES.resetRequested,
+        });
+        return performance.now() - start;
+      };
+      const without = await timed('nadie-aqui@example.test');
+      const connected = new Promise<void>((resolve) => smtp.once('connection', () => resolve()));
+      const withAccount = await timed(email);
+      // the mail is on its way (connected), and the answer did not wait for it
+      await connected;
+      expect(withAccount).toBeLessThan(3000);
+      expect(withAccount).toBeLessThan(without + 1000);
+    } finally {
+      for (const socket of sockets) socket.destroy(); // the send fails: the server can close
+      await s.app.close();
+      await new Promise((resolve) => smtp.close(resolve));
+    }
+  });
+});

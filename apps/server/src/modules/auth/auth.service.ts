@@ -15,7 +15,8 @@ const MAX_PASSWORD = 1000;
 
 /**
  * Login rules: one generic message on failure, constant-time comparison (a dummy hash is
- * verified for unknown users), and failed attempts limited per user name and per IP.
+ * verified for unknown users), and failed attempts limited per user name and per IP (each
+ * attempt counted before its password is checked).
  */
 export class AuthService {
   readonly messages = AUTH_MESSAGES;
@@ -28,11 +29,16 @@ export class AuthService {
   async login(body: BodyOf<typeof ENDPOINTS.login>, ip: string): Promise<UserRow> {
     const userName = body.username.trim().slice(0, MAX_USERNAME + 1);
     const userKey = userName.toLowerCase();
-    const wait = Math.max(
-      await this.limiter.wait(RATE_RULES.loginPerUser, userKey),
-      await this.limiter.wait(RATE_RULES.loginPerIp, ip),
-    );
-    if (wait > 0) throw tooMany(wait, RATE_LIMIT_MESSAGES.login);
+    // Each attempt is counted before the password is checked (so that concurrent attempts
+    // cannot all be checked): the address first, then, if it may go on, the user name. A
+    // refused attempt takes its count back from the address.
+    const ipWait = await this.limiter.take(RATE_RULES.loginPerIp, ip);
+    if (ipWait > 0) throw tooMany(ipWait, RATE_LIMIT_MESSAGES.login);
+    const userWait = await this.limiter.take(RATE_RULES.loginPerUser, userKey);
+    if (userWait > 0) {
+      await this.limiter.untake(RATE_RULES.loginPerIp, ip);
+      throw tooMany(userWait, RATE_LIMIT_MESSAGES.login);
+    }
 
     // No account has such a name: these are answered like any unknown user (no lookup).
     const impossible =
@@ -42,12 +48,10 @@ export class AuthService {
       /[\u0000-\u001f\u007f]/.test(userName);
     const user = impossible ? undefined : await this.users.findByUserName(userName);
     const ok = await verifyPassword(user?.password_hash, body.password.slice(0, MAX_PASSWORD));
-    if (!user || !ok) {
-      await this.limiter.hit(RATE_RULES.loginPerUser, userKey);
-      await this.limiter.hit(RATE_RULES.loginPerIp, ip);
-      throw new HttpError(401, AUTH_MESSAGES.badCredentials);
-    }
+    if (!user || !ok) throw new HttpError(401, AUTH_MESSAGES.badCredentials);
+    // Only failed logins count: a success clears the user name's and gives the address its back.
     await this.limiter.reset(RATE_RULES.loginPerUser, userKey);
+    await this.limiter.untake(RATE_RULES.loginPerIp, ip);
     return user;
   }
 }

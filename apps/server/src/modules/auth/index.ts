@@ -13,15 +13,15 @@ import { PasswordService } from './password.service.ts';
 export async function authModule(app: FastifyInstance, p: Platform): Promise<void> {
   sessionRoutes(app, { users: p.users });
   authRoutes(app, { auth: new AuthService(p.users, p.limiter), sessions: p.sessions });
-  passwordRoutes(app, {
-    passwords: new PasswordService({
-      users: p.users,
-      resets: new PasswordResetRepository(p.db.kysely),
-      sessions: p.sessions,
-      mailer: p.mailer,
-      limiter: p.limiter,
-      log: p.log,
-    }),
-    publicUrl: p.config.publicUrl,
+  const passwords = new PasswordService({
+    users: p.users,
+    resets: new PasswordResetRepository(p.db.kysely),
+    sessions: p.sessions,
+    mailer: p.mailer,
+    limiter: p.limiter,
+    log: p.log,
   });
+  // reset mails are sent after the answer: the server closes once they are out
+  app.addHook('onClose', () => passwords.mailsSent());
+  passwordRoutes(app, { passwords, publicUrl: p.config.publicUrl });
 }

@@ -37,6 +37,9 @@ export class PasswordService {
     },
   ) {}
 
+  /** Reset mails on their way (requestReset answers before they are sent). */
+  private readonly sending = new Set<Promise<void>>();
+
   private checkNew(newPassword: string, confirm: string, userName: string): void {
     if (newPassword !== confirm) throw new HttpError(400, ACCOUNT_MESSAGES.mismatch);
     const problem = checkNewPassword(newPassword, userName);
@@ -53,15 +56,18 @@ export class PasswordService {
     const user = await users.findById(userId);
     if (!user) throw new HttpError(401, ACCOUNT_MESSAGES.currentWrong);
     const key = String(userId);
-    await limiter.assertAllowed(RATE_RULES.changePerUser, key, RATE_LIMIT_MESSAGES.login);
     const current = body.current_password;
     const next = body.new_password;
     if (!current) throw new HttpError(400, ACCOUNT_MESSAGES.currentMissing);
     this.checkNew(next, body.new_password_confirm, user.user_name);
+    // Counted before the check, so that concurrent tries cannot all be checked; a right one
+    // takes its count back.
+    const rule = RATE_RULES.changePerUser;
+    await limiter.takeOrRefuse(rule, key, RATE_LIMIT_MESSAGES.currentPassword);
     if (current.length > 1000 || !(await verifyPassword(user.password_hash, current))) {
-      await limiter.hit(RATE_RULES.changePerUser, key);
       throw new HttpError(400, ACCOUNT_MESSAGES.currentWrong);
     }
+    await limiter.untake(rule, key);
     if (next === current) throw new HttpError(400, ACCOUNT_MESSAGES.sameAsCurrent);
     const now = nowIso();
     await users.setPassword(userId, await hashPassword(next), now);
@@ -88,14 +94,13 @@ export class PasswordService {
         'El correo electrónico no tiene un formato válido (ejemplo: nombre@dominio.com).',
       );
     }
-    await limiter.assertAllowed(RATE_RULES.resetPerIp, ctx.ip, RATE_LIMIT_MESSAGES.other);
-    await limiter.hit(RATE_RULES.resetPerIp, ctx.ip);
+    // counted first (take), so that concurrent requests cannot all pass
+    await limiter.takeOrRefuse(RATE_RULES.resetPerIp, ctx.ip, RATE_LIMIT_MESSAGES.other);
     const user = await users.findByEmail(email);
     const emailKey = email.toLowerCase();
-    if (!user || (await limiter.wait(RATE_RULES.resetPerEmail, emailKey)) > 0) {
+    if (!user || (await limiter.take(RATE_RULES.resetPerEmail, emailKey)) > 0) {
       return ACCOUNT_MESSAGES.resetRequested;
     }
-    await limiter.hit(RATE_RULES.resetPerEmail, emailKey);
     const token = randomToken();
     const now = Date.now();
     await this.deps.resets.insert({
@@ -106,19 +111,27 @@ export class PasswordService {
     });
     const link = `${ctx.base}${ROUTES.resetPassword}?token=${encodeURIComponent(token)}`;
     const language: MailLanguage = user.language === 'en' ? 'en' : ctx.language;
-    try {
-      await this.deps.mailer.send(
-        resetMail(
-          language,
-          { email: user.email, firstName: user.first_name, userName: user.user_name },
-          link,
-        ),
-      );
-    } catch (err) {
-      // Said to nobody but the log: the answer must not reveal that the account exists.
-      this.deps.log.error({ err, mailer: this.deps.mailer.describe }, 'reset mail failed');
-    }
+    const mail = resetMail(
+      language,
+      { email: user.email, firstName: user.first_name, userName: user.user_name },
+      link,
+    );
+    // Sent after the answer, not before it: an answer that waited for the mail server would
+    // take longer for an address with an account than for one without, and so reveal it. A
+    // failure is said to nobody but the log, for the same reason.
+    const sending = this.deps.mailer
+      .send(mail)
+      .catch((err: unknown) => {
+        this.deps.log.error({ err, mailer: this.deps.mailer.describe }, 'reset mail failed');
+      })
+      .finally(() => this.sending.delete(sending));
+    this.sending.add(sending);
     return ACCOUNT_MESSAGES.resetRequested;
+  }
+
+  /** Resolves once the reset mails being sent are sent or have failed (the server's close). */
+  async mailsSent(): Promise<void> {
+    await Promise.all([...this.sending]);
   }
 
   /** Whether a reset token can still be used (the page asks before showing the form). */
@@ -127,7 +140,10 @@ export class PasswordService {
     return (await this.deps.resets.findLiveUserId(sha256(token), nowIso())) !== undefined;
   }
 
-  /** Sets the new password with a live token; the token and every session of the user end. */
+  /**
+   * Sets the new password with a live token; the token and every session of the user end, and
+   * the user name's failed logins are forgotten (the lockout ends with the reset).
+   */
   async confirmReset(body: ResetConfirmBody): Promise<string> {
     const token = body.token;
     if (!token || token.length > 200) throw new HttpError(400, ACCOUNT_MESSAGES.resetTokenInvalid);
@@ -144,6 +160,10 @@ export class PasswordService {
     );
     if (userId === undefined) throw new HttpError(400, ACCOUNT_MESSAGES.resetTokenInvalid);
     await this.deps.sessions.endOthers(userId, null);
+    // The new password works at once: the failed tries that locked the account (often why the
+    // link was asked for) no longer count, nor the wrong current passwords.
+    await this.deps.limiter.reset(RATE_RULES.loginPerUser, user.user_name.toLowerCase());
+    await this.deps.limiter.reset(RATE_RULES.changePerUser, String(userId));
     return ACCOUNT_MESSAGES.resetDone;
   }
 }
