@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { BrowserRouter } from 'react-router';
 import { OfflineNotice, UpdateOffer } from '@/components/AppStatus.tsx';
 import { Maintenance } from '@/components/Maintenance.tsx';
+import { DeviceWaitingNotice } from '@/features/diagnosis/device/DeviceSync.tsx';
 import { SessionProvider } from '@/lib/session.tsx';
 import { runtimeConfig } from '@/lib/runtime-config.ts';
 import { AppRoutes } from './AppRoutes.tsx';
@@ -14,6 +15,7 @@ export function App() {
       <SessionProvider>
         <OfflineNotice />
         <UpdateOffer />
+        <DeviceWaitingNotice />
         <Suspense fallback={<Loading />}>
           <AppRoutes />
         </Suspense>

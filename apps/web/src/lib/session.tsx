@@ -47,12 +47,27 @@ function rememberedSession(): SessionReply | null {
   }
 }
 
+/**
+ * Fired on window when the logged-in user deleted their account (detail: the user name): what
+ * the app keeps of them on the device goes too (diagnosis/device/DeviceSync.tsx listens).
+ */
+export const ACCOUNT_DELETED = 'diagrodl:account-deleted';
+
+export function announceAccountDeleted(userName: string): void {
+  window.dispatchEvent(new CustomEvent<string>(ACCOUNT_DELETED, { detail: userName }));
+}
+
 export interface SessionState {
   status: 'loading' | 'ready';
   isAuthenticated: boolean;
   user: SessionReply['user'] | null;
   /** Takes a session state the server just sent (the login's answer): no second request. */
   accept(session: SessionReply): void;
+  /**
+   * Asks the server again (a call was refused with 401: the session may have ended); resolves to
+   * whether someone is still logged in.
+   */
+  refresh(): Promise<boolean>;
   logout(): Promise<void>;
 }
 
@@ -69,18 +84,21 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setStatus('ready');
   }, []);
 
-  const refresh = useCallback(async () => {
+  const refresh = useCallback(async (): Promise<boolean> => {
     try {
       if (flag(LOGOUT_PENDING_KEY)) {
         await callApi(ENDPOINTS.logoutGet);
         flag(LOGOUT_PENDING_KEY, false);
       }
-      accept(await callApi(ENDPOINTS.session));
+      const session = await callApi(ENDPOINTS.session);
+      accept(session);
+      return session.isAuthenticated;
     } catch (err) {
       // offline: the last known session (the server checks it again when it answers)
       const offline = err instanceof ApiError && err.status === 0 ? rememberedSession() : null;
       if (!offline) console.error('session check failed', err);
       setReply(offline ?? { isAuthenticated: false });
+      return offline !== null;
     } finally {
       setStatus('ready');
     }
@@ -107,9 +125,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       isAuthenticated: reply.isAuthenticated,
       user: reply.user ?? null,
       accept,
+      refresh,
       logout,
     }),
-    [status, reply, accept, logout],
+    [status, reply, accept, refresh, logout],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ROUTES } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
-import { useSession } from '@/lib/session.tsx';
+import { announceAccountDeleted, useSession } from '@/lib/session.tsx';
 import { accountApi } from './api.ts';
 import { MessageArea } from './components/MessageArea.tsx';
 import { TextField } from './components/TextField.tsx';
@@ -45,7 +45,11 @@ export default function MyDataPage() {
       return { state: 'success', text: reply.detail };
     });
     setPassword('');
-    if (done) setDeleted(true);
+    if (!done) return;
+    // the account is gone: its photos and diagnoses kept on this device go too (they would
+    // otherwise be sent to a new account registered later with the same user name)
+    if (user) announceAccountDeleted(user.userName);
+    setDeleted(true);
   };
 
   // The server ended the session with the account; the page says so before leaving.

@@ -10,6 +10,8 @@ import type { DevicePhoto } from './device/store.ts';
 import { diagnosedOnServer, identifyAgain, identifyWaiting } from './identify.ts';
 
 const store = vi.hoisted(() => new Map<string, DevicePhoto>());
+/** When set, the device model cannot read the next photo. */
+const unreadable = vi.hoisted(() => ({ on: false }));
 
 vi.mock('./device/store.ts', async (original) => ({
   ...(await original<typeof import('./device/store.ts')>()),
@@ -27,18 +29,21 @@ vi.mock('./device/store.ts', async (original) => ({
 }));
 vi.mock('./device/model.ts', () => ({ loadDeviceModel: async () => ({}) }));
 vi.mock('./device/classify.ts', () => ({
-  diagnosePhoto: async () => ({
-    decision: {
-      label: 'healthy',
-      probability: 0.9,
-      accepted: true,
-      reason: null,
-      leafProbability: 0.99,
-      labLike: 0.9,
-      top3: [],
-    },
-    cam: {},
-  }),
+  diagnosePhoto: async () => {
+    if (unreadable.on) throw new Error('the photo could not be decoded');
+    return {
+      decision: {
+        label: 'healthy',
+        probability: 0.9,
+        accepted: true,
+        reason: null,
+        leafProbability: 0.99,
+        labLike: 0.9,
+        top3: [],
+      },
+      cam: {},
+    };
+  },
   renderHeatmap: async () => new Blob(['h']),
 }));
 
@@ -64,7 +69,10 @@ function kept(id: string, over: Partial<DevicePhoto> = {}): DevicePhoto {
 
 const photo = () => new File(['y'], 'again.jpg', { type: 'image/jpeg' });
 
-beforeEach(() => store.clear());
+beforeEach(() => {
+  store.clear();
+  unreadable.on = false;
+});
 afterEach(() => vi.restoreAllMocks());
 
 describe('a photo identified again', () => {
@@ -92,6 +100,58 @@ describe('a photo identified again', () => {
     expect(predict).not.toHaveBeenCalled();
     expect(pending).not.toHaveBeenCalled();
     expect(done.diagnosed).toBe(1);
+  });
+
+  it('on the device: a new photo that cannot be read keeps the old result, and is not kept', async () => {
+    const old = kept('old', {
+      status: 'done',
+      result: { label: 'late_blight', probability: 0.4, accepted: false } as DevicePhoto['result'],
+    });
+    unreadable.on = true;
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([]);
+    const row = { id: -1, device: old } as unknown as DeviceRow;
+    const done = await identifyAgain(
+      row,
+      photo(),
+      { onDevice: true, owner: OWNER, shown: [] },
+      () => undefined,
+    );
+    expect(store.get('old')).toMatchObject({ status: 'done', inWorkingSet: true });
+    expect([...store.keys()]).toEqual(['old']);
+    expect(done.deviceFailed).toBe(1);
+    expect(done.identified).toBe(false);
+  });
+
+  it('on the server: a new photo the server dropped keeps the old device result', async () => {
+    const old = kept('old', {
+      status: 'done',
+      result: { label: 'late_blight', probability: 0.4, accepted: false } as DevicePhoto['result'],
+    });
+    vi.spyOn(diagnosisApi, 'upload').mockResolvedValue({
+      status: 'OK',
+      detail: '',
+      id: 7,
+      name_img: 'again.jpg',
+    });
+    vi.spyOn(diagnosisApi, 'config').mockResolvedValue({ config: {} as never });
+    vi.spyOn(diagnosisApi, 'predict').mockResolvedValue({ status: 'OK', detail: '', total: 1 });
+    vi.spyOn(diagnosisApi, 'progress').mockResolvedValue({
+      state: 'done',
+      done: 1,
+      total: 1,
+      detail: M.failedImages(1),
+    });
+    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([]);
+    const row = { id: -1, device: old } as unknown as DeviceRow;
+    const done = await identifyAgain(
+      row,
+      photo(),
+      { onDevice: false, owner: OWNER, shown: [] },
+      () => undefined,
+    );
+    expect(store.get('old')).toMatchObject({ status: 'done', inWorkingSet: true });
+    expect(done.identified).toBe(false);
   });
 
   it('on the server: the photos waiting on the device are not identified with it', async () => {

@@ -237,24 +237,30 @@ export async function identifyWaiting(
 
 /**
  * A photo identified again (cropped, or taken anew) replaces its result: the new photo is
- * kept on the device or uploaded (`onDevice`), identified, and only then does the old result
- * leave the working set (a device diagnosis not yet sent still reaches the history). Returns
- * the server's rows with the new one where the old one was, or null when nothing changed there.
- * Only the new photo is identified: other photos waiting on the device stay waiting. On the
- * server a run takes every photo waiting there (POST posts_predict names none), so photos
- * uploaded and not yet identified are identified with it.
+ * kept on the device or uploaded (`onDevice`), identified, and only when it got an answer
+ * (`identified`) does the old result leave the working set (a device diagnosis not yet sent
+ * still reaches the history); a new photo kept on the device that could not be read is not
+ * kept, and the old result stays. Returns the server's rows with the new one where the old one
+ * was, or null when nothing changed there. Only the new photo is identified: other photos
+ * waiting on the device stay waiting. On the server a run takes every photo waiting there
+ * (POST posts_predict names none), so photos uploaded and not yet identified are identified
+ * with it.
  */
 export async function identifyAgain(
   row: DiagnosisRow,
   file: File,
   where: { onDevice: boolean; owner: string; shown: readonly DiagnosisRow[] },
   onProgress: (p: ProgressReply) => void,
-): Promise<Identified & { rows: DiagnosisRow[] | null; replacement: SentPhotos }> {
+): Promise<
+  Identified & { rows: DiagnosisRow[] | null; replacement: SentPhotos; identified: boolean }
+> {
   const old = 'device' in row ? (row as DeviceRow).device : null;
   let newId: number | null = null;
+  let keptId: string | null = null;
   const replacement: SentPhotos = { server: [], device: [] };
   if (where.onDevice) {
     const kept = await keepOnDevice(where.owner, file);
+    keptId = kept.id;
     replacement.device.push(kept.id);
     // the new photo takes the old one's place in the list (ordered by when it was added)
     if (old) await updateDevicePhoto(kept.id, { addedAt: old.addedAt });
@@ -262,20 +268,56 @@ export async function identifyAgain(
     newId = (await diagnosisApi.upload(file)).id;
     replacement.server.push(newId);
   }
-  const outcome = await identifyWaiting(where.owner, onProgress, {
-    configure: true,
-    only: replacement,
+  /** The new photo kept on the device, when it got no answer, goes (the old result stays). */
+  const dropKept = async () => {
+    if (keptId === null) return;
+    const id = keptId;
+    const mine = (await listDevicePhotos(where.owner).catch(() => [])).find((p) => p.id === id);
+    if (mine && mine.status !== 'done') await leaveWorkingSet([mine]);
+  };
+  let outcome: Identified;
+  try {
+    outcome = await identifyWaiting(where.owner, onProgress, {
+      configure: true,
+      only: replacement,
+    });
+  } catch (err) {
+    await dropKept().catch(() => undefined);
+    throw err;
+  }
+  const ended = (identified: boolean, rows: DiagnosisRow[] | null = null) => ({
+    ...outcome,
+    rows,
+    replacement,
+    identified,
   });
-  if (outcome.progress.state !== 'done') return { ...outcome, rows: null, replacement };
+  if (outcome.progress.state !== 'done') {
+    await dropKept();
+    return ended(false);
+  }
+  let rows: DiagnosisRow[] | null = null;
+  if (keptId !== null) {
+    const id = keptId;
+    const mine = (await listDevicePhotos(where.owner)).find((p) => p.id === id);
+    if (mine?.status !== 'done') {
+      await dropKept();
+      return ended(false);
+    }
+  } else {
+    rows = await diagnosisApi.rows();
+    // the server dropped the new photo: the old result stays where it was
+    if (!rows.some((r) => r.id === newId)) {
+      return ended(false, inPlaceOf(where.shown, rows, row.id, null));
+    }
+  }
   if (old) await leaveWorkingSet([old]);
-  if (!navigator.onLine) return { ...outcome, rows: null, replacement };
-  let rows = await diagnosisApi.rows();
-  const identified = newId === null || rows.some((r) => r.id === newId);
-  if (!old && identified) {
+  if (!navigator.onLine) return ended(true);
+  rows ??= await diagnosisApi.rows();
+  if (!old) {
     await diagnosisApi.removeRow(row.id);
     rows = rows.filter((r) => r.id !== row.id);
   }
-  return { ...outcome, rows: inPlaceOf(where.shown, rows, row.id, newId), replacement };
+  return ended(true, inPlaceOf(where.shown, rows, row.id, newId));
 }
 
 /**

@@ -108,20 +108,21 @@ export default function ResultsPage() {
       // a photo of this press identified again stays with this press's photos
       const wasFresh = groups.fresh.some((r) => r.id === row.id);
       setSent((s) =>
-        s && wasFresh
+        s && wasFresh && done.identified
           ? {
               server: [...s.server, ...done.replacement.server],
               device: [...s.device, ...done.replacement.device],
             }
           : s,
       );
-      if (done.deviceFailed) setError(t('diagnosis.device.failed', { count: done.deviceFailed }));
-      if (done.progress.state === 'done' && !done.progress.detail) {
-        setAnnounced(t('diagnosis.results.again.done', { name: file.name }));
-      } else {
-        // the run ended without an answer for it (the server says why)
+      if (done.deviceFailed) {
+        setError(t('diagnosis.device.failed', { count: done.deviceFailed }));
+      } else if (done.progress.detail || !done.identified) {
+        // the run ended without an answer for it, or dropped other photos (the server says why)
         setError(done.progress.detail ?? t('diagnosis.errors.generic', { detail: '' }));
       }
+      // the old result is replaced only when the new photo got an answer
+      if (done.identified) setAnnounced(t('diagnosis.results.again.done', { name: file.name }));
     } catch (err) {
       setError(identifyErrorText(err, t));
     } finally {

@@ -26,6 +26,7 @@ import {
 } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { diagnosisApi } from '../api.ts';
+import { DeviceReadiness } from '../device/DeviceReadiness.tsx';
 import { useDeviceMode, useDevicePhotos, useObjectUrls, useOwner } from '../device/hooks.ts';
 import { type DevicePhoto, deleteDevicePhotos } from '../device/store.ts';
 import { humanFileSize, isPreviewable, lastModifiedText } from '../format.ts';
@@ -394,6 +395,8 @@ export default function UploadPage() {
               : t('diagnosis.device.offlineNote')}
           </p>
         )}
+        {/* 'Diagnosticar una hoja' opens this page directly: the model is kept for offline use here too */}
+        <DeviceReadiness />
         <div className="d-flex flex-wrap gap-2 align-items-center">
           <Button
             variant="primary"

@@ -3,8 +3,9 @@ import Alert from 'react-bootstrap/Alert';
 import { useTranslation } from 'react-i18next';
 import { useOnline } from '@/lib/online.ts';
 import { deviceModelCached, onDownloadProgress, prepareDeviceModel } from './model.ts';
+import { isQuotaError } from './store.ts';
 
-type State = 'checking' | 'downloading' | 'ready' | 'unavailable' | 'error';
+type State = 'checking' | 'downloading' | 'ready' | 'unavailable' | 'error' | 'full';
 
 /**
  * Whether this device can diagnose without a connection; while online it downloads the model
@@ -36,7 +37,7 @@ export function DeviceReadiness() {
         void import('./classify.ts');
       } catch (err) {
         console.error('on-device model', err);
-        if (alive) setState(online ? 'error' : 'unavailable');
+        if (alive) setState(isQuotaError(err) ? 'full' : online ? 'error' : 'unavailable');
       }
     })();
     return () => {
@@ -45,7 +46,8 @@ export function DeviceReadiness() {
     };
   }, [online]);
 
-  const variant = state === 'ready' ? 'success' : state === 'error' ? 'warning' : 'secondary';
+  const variant =
+    state === 'ready' ? 'success' : state === 'error' || state === 'full' ? 'warning' : 'secondary';
   return (
     <Alert
       variant={variant}
@@ -59,6 +61,7 @@ export function DeviceReadiness() {
       {state === 'ready' && t('diagnosis.device.ready')}
       {state === 'unavailable' && t('diagnosis.device.unavailable')}
       {state === 'error' && t('diagnosis.device.error')}
+      {state === 'full' && t('diagnosis.errors.storageFull')}
     </Alert>
   );
 }

@@ -49,7 +49,8 @@ export function onDownloadProgress(fn: (p: DownloadProgress) => void): () => voi
 }
 
 async function sha256Hex(bytes: ArrayBuffer): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  // a view, not the buffer itself: also accepted where the buffer comes from another realm (tests)
+  const digest = await crypto.subtle.digest('SHA-256', new Uint8Array(bytes));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
@@ -79,42 +80,61 @@ async function readBody(res: Response, onBytes: (n: number) => void): Promise<Ar
   return out.buffer;
 }
 
-/** The card: from the server when it answers (the cached copy is refreshed), else the cached one. */
-async function loadCard(cache: Cache): Promise<ModelCard> {
-  let res: Response | undefined;
-  if (navigator.onLine) {
-    try {
-      const fresh = await fetch(CARD_URL, { cache: 'no-cache', credentials: 'same-origin' });
-      if (fresh.ok) {
-        await cache.put(CARD_URL, fresh.clone());
-        res = fresh;
-      }
-    } catch {
-      res = undefined;
-    }
-  }
-  res ??= await cache.match(CARD_URL);
-  if (!res) throw new Error('offline-not-ready');
-  const card = parseModelCard(await res.json());
+/** A card's JSON, checked against what this app knows (its classes, its input). */
+function checkedCard(json: unknown): ModelCard {
+  const card = parseModelCard(json);
   if (card.classes.join() !== CLASS_IDS.join()) throw new Error('the card lists other classes');
   const problem = inputProblem(card.input);
   if (problem) throw new Error(problem);
   return card;
 }
 
-/** A file from the cache if there and `valid`, else downloaded (and cached). */
+/** The card kept in the cache (null when none is, or it is no longer usable). */
+async function keptCard(cache: Cache): Promise<ModelCard | null> {
+  const res = await cache.match(CARD_URL);
+  if (!res) return null;
+  try {
+    return checkedCard(await res.json());
+  } catch (err) {
+    console.warn('the kept on-device model card is not usable', err);
+    return null;
+  }
+}
+
+/**
+ * The card on the server (null when offline or it does not answer), with its text: not cached
+ * here, only once its model is (see files), so an interrupted update keeps the pair that worked.
+ */
+async function freshCard(): Promise<{ card: ModelCard; text: string } | null> {
+  if (!navigator.onLine) return null;
+  let res: Response;
+  try {
+    res = await fetch(CARD_URL, { cache: 'no-cache', credentials: 'same-origin' });
+  } catch {
+    return null;
+  }
+  if (!res.ok) return null;
+  const text = await res.text();
+  return { card: checkedCard(JSON.parse(text)), text };
+}
+
+/**
+ * A file from the cache if there and `valid`, else downloaded (and cached) when `download`
+ * is allowed.
+ */
 async function cachedBytes(
   cache: Cache,
   url: string,
   valid: (bytes: ArrayBuffer) => Promise<boolean>,
   onBytes: (n: number, total: number) => void,
+  download: boolean,
 ): Promise<ArrayBuffer> {
   const hit = await cache.match(url);
   if (hit) {
     const bytes = await hit.arrayBuffer();
     if (await valid(bytes)) return bytes;
   }
-  if (!navigator.onLine) throw new Error('offline-not-ready');
+  if (!download || !navigator.onLine) throw new Error('offline-not-ready');
   const res = await fetch(url, { credentials: 'same-origin' });
   if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
   const total = Number(res.headers.get('Content-Length') ?? 0);
@@ -133,10 +153,8 @@ interface Files {
   wasm: ArrayBuffer;
 }
 
-/** The card, the model file (checked against the card) and the runtime, from cache or network. */
-async function files(): Promise<Files> {
-  const cache = await caches.open(DEVICE_CACHE);
-  const card = await loadCard(cache);
+/** The model file (checked against `card`) and the runtime, from the cache or downloaded. */
+async function filesFor(cache: Cache, card: ModelCard, download: boolean): Promise<Files> {
   let modelLoaded = 0;
   let wasmLoaded = 0;
   let wasmTotal = 0;
@@ -152,6 +170,7 @@ async function files(): Promise<Files> {
         modelLoaded += n;
         tick();
       },
+      download,
     ),
     cachedBytes(
       cache,
@@ -162,15 +181,51 @@ async function files(): Promise<Files> {
         wasmTotal = total;
         tick();
       },
+      download,
     ),
   ]);
+  return { card, model, wasm };
+}
+
+/**
+ * The card, the model file (checked against the card) and the runtime, from cache or network.
+ * A new card on the server is cached only after its model was downloaded, checked and cached;
+ * until then (an update interrupted, the server's card unusable) the pair kept before is used.
+ */
+async function files(): Promise<Files> {
+  const cache = await caches.open(DEVICE_CACHE);
+  const kept = await keptCard(cache);
+  let got: Files | null = null;
+  try {
+    const fresh = await freshCard();
+    if (fresh) {
+      got = await filesFor(cache, fresh.card, true);
+      await cache.put(
+        CARD_URL,
+        new Response(fresh.text, { headers: { 'Content-Type': 'application/json' } }),
+      );
+    }
+  } catch (err) {
+    if (!kept) throw err;
+    console.warn('on-device model update failed: the model kept on this device is used', err);
+    try {
+      got = await filesFor(cache, kept, false);
+    } catch {
+      throw err;
+    }
+  }
+  if (!got) {
+    if (!kept) throw new Error('offline-not-ready');
+    got = await filesFor(cache, kept, navigator.onLine);
+  }
   // older runtimes (another hashed file name) are not kept
   for (const req of await cache.keys()) {
     const path = new URL(req.url).pathname;
     if (![MODEL_URL, CARD_URL, WASM_URL].includes(path)) await cache.delete(req);
   }
-  report({ loaded: model.byteLength + wasm.byteLength, total: model.byteLength + wasm.byteLength });
-  return { card, model, wasm };
+  const size = got.model.byteLength + got.wasm.byteLength;
+  report({ loaded: size, total: size });
+  return got;
 }
 
 let preparing: Promise<void> | null = null;

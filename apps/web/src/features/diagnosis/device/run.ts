@@ -13,6 +13,7 @@ import { currentLanguage } from '@/lib/i18n.ts';
 import {
   type DevicePhoto,
   deleteDevicePhotos,
+  isQuotaError,
   listDevicePhotos,
   putDevicePhoto,
   updateDevicePhoto,
@@ -47,10 +48,20 @@ export async function keepOnDevice(owner: string, file: File): Promise<DevicePho
   return record;
 }
 
+/** The on-device model could not be loaded: its download, its check or its runtime failed. */
+export class DeviceModelError extends Error {
+  constructor(cause: unknown) {
+    super('the on-device model could not be loaded', { cause });
+    this.name = 'DeviceModelError';
+  }
+}
+
 /**
  * Identifies this user's photos waiting on the device (with `only`, just those of them), one at
  * a time (progress after each). Returns how many could not be read (they are left out, as the
- * server drops them).
+ * server drops them). Throws a DeviceModelError when the model cannot be loaded ('offline-not-ready'
+ * when it was never kept), and the storage's quota error when a result cannot be kept (the
+ * device is full: the photos after it could not be kept either).
  */
 export async function identifyOnDevice(
   owner: string,
@@ -63,9 +74,19 @@ export async function identifyOnDevice(
   onProgress(0, pending.length);
   if (!pending.length) return { total: 0, failed: 0 };
   // onnxruntime-web and the model only load here, never with the landing page
-  const { loadDeviceModel } = await import('./model.ts');
-  const { diagnosePhoto, renderHeatmap } = await import('./classify.ts');
-  const model = await loadDeviceModel();
+  let model: Awaited<ReturnType<typeof import('./model.ts').loadDeviceModel>>;
+  let classify: typeof import('./classify.ts');
+  try {
+    const { loadDeviceModel } = await import('./model.ts');
+    classify = await import('./classify.ts');
+    model = await loadDeviceModel();
+  } catch (err) {
+    if ((err instanceof Error && err.message === 'offline-not-ready') || isQuotaError(err))
+      throw err;
+    console.error('on-device model could not be loaded', err);
+    throw new DeviceModelError(err);
+  }
+  const { diagnosePhoto, renderHeatmap } = classify;
   let failed = 0;
   for (const [i, p] of pending.entries()) {
     try {
@@ -84,6 +105,8 @@ export async function identifyOnDevice(
       const heatmap = await renderHeatmap(p.photo, cam);
       await updateDevicePhoto(p.id, { status: 'done', result, heatmap, sync: 'unsent' });
     } catch (err) {
+      // the device is full: the result cannot be kept, nor those after it
+      if (isQuotaError(err)) throw err;
       console.error('on-device diagnosis failed', p.name, err);
       failed++;
     }

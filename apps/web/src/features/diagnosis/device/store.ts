@@ -122,3 +122,14 @@ export async function deleteDevicePhotos(ids: readonly string[]): Promise<void> 
 export function unsent(photos: readonly DevicePhoto[]): DevicePhoto[] {
   return photos.filter((p) => p.status === 'done' && p.sync !== 'sent');
 }
+
+/**
+ * Whether the browser refused to keep more (IndexedDB or the Cache Storage): the device's
+ * storage is full, or the browser's share of it is used up.
+ */
+export function isQuotaError(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const name = 'name' in err ? String(err.name) : '';
+  if (name === 'QuotaExceededError' || name === 'NS_ERROR_DOM_QUOTA_REACHED') return true;
+  return 'cause' in err && err.cause !== err && isQuotaError(err.cause);
+}

@@ -13,6 +13,8 @@ export interface SyncOutcome {
   sent: number;
   /** True when it stopped early (offline, logged out, server unavailable). */
   interrupted: boolean;
+  /** True when the server no longer knows the session (401): nothing goes until a new login. */
+  loggedOut?: boolean;
 }
 
 async function syncOnce(owner: string): Promise<SyncOutcome> {
@@ -28,7 +30,8 @@ async function syncOnce(owner: string): Promise<SyncOutcome> {
       await callApi(ENDPOINTS.deviceDiagnoses, { body: form });
     } catch (err) {
       const status = err instanceof ApiError ? err.status : 0;
-      if (status === 0 || status === 401 || status === 403 || status === 429 || status >= 500) {
+      if (status === 401) return { sent, interrupted: true, loggedOut: true };
+      if (status === 0 || status === 403 || status === 429 || status >= 500) {
         return { sent, interrupted: true };
       }
       await updateDevicePhoto(p.id, {

@@ -1,0 +1,69 @@
+// /Get_predict: a photo taken again from its result card that got no answer is not announced
+// as identified again (only the failure is said, and the old card stays).
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DiagnosisRow } from '@diagrodl/contracts';
+import i18n from '@/lib/i18n.ts';
+import { diagnosisApi } from '../api.ts';
+import * as identify from '../identify.ts';
+import ResultsPage from './ResultsPage.tsx';
+
+vi.mock('../identify.ts', async (original) => ({
+  ...(await original<typeof import('../identify.ts')>()),
+  identifyAgain: vi.fn(),
+}));
+
+afterEach(() => vi.restoreAllMocks());
+
+const UNSURE = {
+  id: 3,
+  name_img: 'foto_3.jpg',
+  predict: 'No reconocido',
+  probability: 0.41,
+  label: 'late_blight',
+  top3: [],
+  accepted: false,
+  reason: 'low_confidence',
+  leaf_probability: 0.98,
+  lab_like: 0.97,
+  field_photo: false,
+  model: 'mobilenet',
+  created_at: '2026-05-01T10:00:00.000Z',
+  image: '/media/post_images/3.jpg',
+  heatmap: '/media/heatmaps/h3.jpg',
+} as unknown as DiagnosisRow;
+
+describe('a photo taken again from its card', () => {
+  it('that the device could not read is not announced as identified again', async () => {
+    await i18n.changeLanguage('es');
+    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([UNSURE]);
+    vi.mocked(identify.identifyAgain).mockResolvedValue({
+      progress: { state: 'done', done: 1, total: 1 },
+      deviceFailed: 1,
+      diagnosed: 0,
+      rows: null,
+      replacement: { server: [], device: ['new'] },
+      identified: false,
+    });
+    render(
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter>
+          <ResultsPage />
+        </MemoryRouter>
+      </I18nextProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
+    const input = await screen.findByTestId('retake-input');
+    await userEvent.upload(input, new File(['y'], 'otra.jpg', { type: 'image/jpeg' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent(
+        '1 foto no se pudo leer y se dejó fuera.',
+      ),
+    );
+    expect(screen.getByTestId('results-again')).toHaveTextContent('');
+    expect(screen.getAllByTestId('diagnosis-row')).toHaveLength(1);
+  });
+});
