@@ -338,8 +338,8 @@ describeEachDatabase(
       expect((await again.login(name, NEW)).status).toBe(200);
     });
 
-    it('limits wrong current passwords when changing the password', async () => {
-      const s = ctx();
+    /** A logged-in tab and a password change whose current password is wrong. */
+    async function wrongCurrentPassword(s: ReturnType<typeof ctx>) {
       const { name } = await newUser(s);
       const tab = await new Tab(s.baseUrl).open();
       await tab.login(name, PASSWORD);
@@ -348,6 +348,11 @@ describeEachDatabase(
         new_password: 'Nueva-clave-99',
         new_password_confirm: 'Nueva-clave-99',
       };
+      return { tab, body };
+    }
+
+    it('limits wrong current passwords when changing the password', async () => {
+      const { tab, body } = await wrongCurrentPassword(ctx());
       for (let i = 0; i < 5; i += 1) {
         expect((await tab.post('/api/change_password/', { json: body })).status).toBe(400);
       }
@@ -368,15 +373,7 @@ describeEachDatabase(
     });
 
     it('counts concurrent wrong current passwords before checking them', async () => {
-      const s = ctx();
-      const { name } = await newUser(s);
-      const tab = await new Tab(s.baseUrl).open();
-      await tab.login(name, PASSWORD);
-      const body = {
-        current_password: 'wrong-123456',
-        new_password: 'Nueva-clave-99',
-        new_password_confirm: 'Nueva-clave-99',
-      };
+      const { tab, body } = await wrongCurrentPassword(ctx());
       const statuses = await Promise.all(
         Array.from({ length: 20 }, () =>
           tab.post('/api/change_password/', { json: body }).then((r) => r.status),

@@ -75,25 +75,32 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
+/** The photo of a result kept on the device, taken again (kept on the device or uploaded). */
+const takeAgain = (old: DevicePhoto, where: { onDevice: boolean }) =>
+  identifyAgain(
+    { id: -1, device: old } as unknown as DeviceRow,
+    photo(),
+    { ...where, owner: OWNER, shown: [] },
+    () => undefined,
+  );
+
+/** A result kept on the device that was refused (the one a person takes again). */
+const refusedOnDevice = () =>
+  kept('old', {
+    status: 'done',
+    result: { label: 'late_blight', probability: 0.4, accepted: false } as DevicePhoto['result'],
+  });
+
 describe('a photo identified again', () => {
   it('on the device: only the new photo, the others waiting there (and on the server) stay waiting', async () => {
-    const old = kept('old', {
-      status: 'done',
-      result: { label: 'late_blight', probability: 0.4, accepted: false } as DevicePhoto['result'],
-    });
+    const old = refusedOnDevice();
     kept('other');
     const predict = vi.spyOn(diagnosisApi, 'predict');
     const pending = vi
       .spyOn(diagnosisApi, 'pending')
       .mockResolvedValue([{ id: 9, name_img: 'up.jpg', size: 1, created_at: '', url: '' }]);
     vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([]);
-    const row = { id: -1, device: old } as unknown as DeviceRow;
-    const done = await identifyAgain(
-      row,
-      photo(),
-      { onDevice: true, owner: OWNER, shown: [] },
-      () => undefined,
-    );
+    const done = await takeAgain(old, { onDevice: true });
     const [fresh] = done.replacement.device;
     expect(store.get(fresh!)?.status).toBe('done');
     expect(store.get('other')?.status).toBe('pending');
@@ -103,20 +110,11 @@ describe('a photo identified again', () => {
   });
 
   it('on the device: a new photo that cannot be read keeps the old result, and is not kept', async () => {
-    const old = kept('old', {
-      status: 'done',
-      result: { label: 'late_blight', probability: 0.4, accepted: false } as DevicePhoto['result'],
-    });
+    const old = refusedOnDevice();
     unreadable.on = true;
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([]);
-    const row = { id: -1, device: old } as unknown as DeviceRow;
-    const done = await identifyAgain(
-      row,
-      photo(),
-      { onDevice: true, owner: OWNER, shown: [] },
-      () => undefined,
-    );
+    const done = await takeAgain(old, { onDevice: true });
     expect(store.get('old')).toMatchObject({ status: 'done', inWorkingSet: true });
     expect([...store.keys()]).toEqual(['old']);
     expect(done.deviceFailed).toBe(1);
@@ -124,10 +122,7 @@ describe('a photo identified again', () => {
   });
 
   it('on the server: a new photo the server dropped keeps the old device result', async () => {
-    const old = kept('old', {
-      status: 'done',
-      result: { label: 'late_blight', probability: 0.4, accepted: false } as DevicePhoto['result'],
-    });
+    const old = refusedOnDevice();
     vi.spyOn(diagnosisApi, 'upload').mockResolvedValue({
       status: 'OK',
       detail: '',
@@ -143,13 +138,7 @@ describe('a photo identified again', () => {
       detail: M.failedImages(1),
     });
     vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([]);
-    const row = { id: -1, device: old } as unknown as DeviceRow;
-    const done = await identifyAgain(
-      row,
-      photo(),
-      { onDevice: false, owner: OWNER, shown: [] },
-      () => undefined,
-    );
+    const done = await takeAgain(old, { onDevice: false });
     expect(store.get('old')).toMatchObject({ status: 'done', inWorkingSet: true });
     expect(done.identified).toBe(false);
   });
