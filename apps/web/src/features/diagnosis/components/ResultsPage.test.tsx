@@ -1,6 +1,7 @@
 // /Get_predict: a photo taken again from its result card that got no answer is not announced
-// as identified again (only the failure is said, and the old card stays).
-import { render, screen, waitFor } from '@testing-library/react';
+// as identified again (only the failure is said, and the old card stays); the language toggle
+// fetches the server's rows again in the new language.
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
@@ -65,5 +66,28 @@ describe('a photo taken again from its card', () => {
     );
     expect(screen.getByTestId('results-again')).toHaveTextContent('');
     expect(screen.getAllByTestId('diagnosis-row')).toHaveLength(1);
+  });
+});
+
+describe('the language toggle', () => {
+  it("fetches the server's rows again in the new language", async () => {
+    await i18n.changeLanguage('es');
+    const rows = vi
+      .spyOn(diagnosisApi, 'rows')
+      .mockResolvedValueOnce([UNSURE])
+      .mockResolvedValueOnce([{ ...UNSURE, predict: 'Not recognised' } as DiagnosisRow]);
+    render(
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter>
+          <ResultsPage />
+        </MemoryRouter>
+      </I18nextProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
+    await waitFor(() => expect(screen.getAllByTestId('diagnosis-row')).toHaveLength(1));
+    expect(rows).toHaveBeenCalledTimes(1);
+    await act(() => i18n.changeLanguage('en'));
+    await waitFor(() => expect(rows).toHaveBeenCalledTimes(2));
+    await act(() => i18n.changeLanguage('es'));
   });
 });

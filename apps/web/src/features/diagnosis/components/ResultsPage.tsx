@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
@@ -74,6 +74,16 @@ export default function ResultsPage() {
     if (opened?.show) void show();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  // the language toggle: the server's rows (disease names, advice) are fetched again in the new
+  // language, as the device's rows are rebuilt in it
+  const shownLanguage = useRef(language);
+  useEffect(() => {
+    if (shownLanguage.current === language) return;
+    shownLanguage.current = language;
+    if (shown && serverRows !== null && navigator.onLine) void show();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [language]);
 
   /** The row's photo as a file (kept on the device, or fetched from the server) for the crop. */
   const crop = async (row: DiagnosisRow) => {
