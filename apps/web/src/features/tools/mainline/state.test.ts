@@ -61,6 +61,19 @@ describe('main-line state', () => {
     expect(mainlineTotals).toBeTypeOf('function');
   });
 
+  it('a section calculated again after the totals moves them, and the profile with them', () => {
+    let s = run(typed(), { type: 'totals' });
+    const key = s.sections[1]!.key;
+    const before = s.totals!.hfTotal;
+    s = run(s, { type: 'raw', key, field: 'flow', value: '11' }, { type: 'calculate', key });
+    expect(s.sections.map((x) => x.result!.status)).toEqual(['ok', 'ok']);
+    const hf = s.sections.map((x) => x.result!.hf!);
+    expect(s.totals?.hfTotal).toBeCloseTo(hf[0]! + hf[1]!, 12);
+    expect(s.totals?.hfTotal).not.toBeCloseTo(before, 6);
+    expect(pressureProfile(s).at(-1)!.y).toBeCloseTo(s.totals!.endPressure, 12);
+    expect(run(typed(), { type: 'calculate', key: typed().sections[0]!.key }).totals).toBeNull();
+  });
+
   it('an invalid initial pressure clears the field, shows its alert and no totals', () => {
     const s = run(typed('0.01'), { type: 'totals' });
     expect(s.initialPressure).toBe('');

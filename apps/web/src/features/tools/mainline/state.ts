@@ -220,11 +220,12 @@ export function reducer(state: State, action: Action): State {
           return { ...s, raw };
         }),
       };
-    case 'calculate':
-      return {
-        ...state,
-        sections: updateSection(state, action.key, (s, i) => calculateSection(s, i + 1)),
-      };
+    case 'calculate': {
+      const sections = updateSection(state, action.key, (s, i) => calculateSection(s, i + 1));
+      // totals shown stay those of the results shown (with the pressure they were made with)
+      const totals = state.totals && computeTotals(state.totals.initialPressure, sections);
+      return { ...state, sections, totals };
+    }
     case 'clear':
       return {
         ...state,
