@@ -157,7 +157,15 @@ export function lateralReport(
         only: 'csv',
         heading: '',
         figures: [
-          { label: t('irrigation.lateral.maxEmitters'), value: result.maxEmitters },
+          {
+            // when the table ends below the limit, its 499 emitters are a lower bound
+            label: t(
+              result.limitReached
+                ? 'irrigation.lateral.maxEmitters'
+                : 'irrigation.lateral.maxEmittersNoLimit',
+            ),
+            value: result.maxEmitters,
+          },
           { label: t('irrigation.lateral.maxLength'), value: result.maxLength, unit: 'm' },
           { label: t('irrigation.lateral.limitLabel'), value: result.limit, unit: 'm' },
         ],

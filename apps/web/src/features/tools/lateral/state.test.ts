@@ -110,6 +110,11 @@ describe('lateral report', () => {
     expect(pdf.some((b) => JSON.stringify(b).includes('irrigation.lateral.sentenceNoLimit'))).toBe(
       true,
     );
+    const csv = reportCsvRows(lateralReport(capped, s.calculation!.input, t, 'es', fmt));
+    expect(csv.find((r) => r[1] === 499)?.[0]).toBe('irrigation.lateral.maxEmittersNoLimit');
+    expect(reportCsvRows(report).find((r) => r[1] === 280)?.[0]).toBe(
+      'irrigation.lateral.maxEmitters',
+    );
   });
 
   it('PDF: a sample of the table fits the page', () => {
