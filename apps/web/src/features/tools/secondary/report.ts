@@ -79,16 +79,20 @@ export function secondaryReport(
         { label: t('irrigation.formula') },
         { label: t('irrigation.secondary.fields.pressure') },
       ],
-      rows: units.map((u, i) => [
-        i + 1,
-        ...FIELDS.map((f) => u.raw[f]),
-        u.result ? u.result.statusText : STATUS_HERE,
-        {
-          csv: formulaName(u.result?.formula ?? u.raw.formula, lang),
-          pdf: formulaName(u.raw.formula, lang),
-        },
-        u.raw.pressure ?? '',
-      ]),
+      // a calculated section's inputs are those its result came from (not the fields edited since)
+      rows: units.map((u, i) => {
+        const raw = (u.result && u.calculatedRaw) || u.raw;
+        return [
+          i + 1,
+          ...FIELDS.map((f) => raw[f]),
+          u.result ? u.result.statusText : STATUS_HERE,
+          {
+            csv: formulaName(u.result?.formula ?? raw.formula, lang),
+            pdf: formulaName(raw.formula, lang),
+          },
+          raw.pressure ?? '',
+        ];
+      }),
       maxRows: 12,
     },
     {

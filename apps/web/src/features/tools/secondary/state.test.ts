@@ -168,6 +168,17 @@ describe('secondary-line report', () => {
     ]);
   });
 
+  it('a calculated section reports the inputs its result came from, not the fields edited since', () => {
+    let s = designed(A);
+    const key = s.units[0]!.key;
+    s = run(s, { type: 'raw', key, field: 'length', value: '999' });
+    const inputs = reportCsvRows(secondaryReport(s, t, 'es', fmt)).find((r) => r[0] === 1)!;
+    expect(inputs.slice(1, 8)).toEqual(Object.values(A));
+    s = run(s, { type: 'calculate', key, lang: 'es' });
+    const again = reportCsvRows(secondaryReport(s, t, 'es', fmt)).find((r) => r[0] === 1)!;
+    expect(again[3]).toBe('999');
+  });
+
   it('PDF: inputs without status, formatted stretches, one text pair per section, charts', () => {
     const s = run(designed(A, B), { type: 'accounting' });
     const blocks = reportPdfBlocks(secondaryReport(s, t, 'es', fmt), fmt, [null, null]);

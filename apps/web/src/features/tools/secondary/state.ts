@@ -47,6 +47,8 @@ export interface Unit {
    * the result (the outlet positions) is its own geometry, not the fields typed since.
    */
   input: SecondarySectionInput | null;
+  /** The fields as they were typed when `result` was calculated (null without a result). */
+  calculatedRaw: SecondarySectionRaw | null;
   result: SecondarySectionResult | null;
   alert: { field: string; message: string } | null;
 }
@@ -95,6 +97,7 @@ const newUnit = (key: number): Unit => ({
   key,
   raw: emptyRaw(),
   input: null,
+  calculatedRaw: null,
   result: null,
   alert: null,
 });
@@ -106,6 +109,7 @@ export function calculateUnit(unit: Unit, section: number, lang: Language): Unit
     return {
       ...unit,
       input: null,
+      calculatedRaw: null,
       result: null,
       alert: { field: check.field, message: check.message },
     };
@@ -114,12 +118,13 @@ export function calculateUnit(unit: Unit, section: number, lang: Language): Unit
     const result = designSecondarySection(check.value, section, {
       formatNumber: messageNumber(lang),
     });
-    return { ...unit, input: check.value, result, alert: null };
+    return { ...unit, input: check.value, calculatedRaw: unit.raw, result, alert: null };
   } catch (err) {
     if (err instanceof HydraulicsInputError) {
       return {
         ...unit,
         input: null,
+        calculatedRaw: null,
         result: null,
         alert: { field: err.field, message: err.message },
       };
