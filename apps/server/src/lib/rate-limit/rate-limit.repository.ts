@@ -5,14 +5,6 @@ import type { Database } from '../../db/schema.ts';
 export class RateLimitRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  find(bucket: string): Promise<{ hits: number; window_end: string } | undefined> {
-    return this.db
-      .selectFrom('rate_limits')
-      .select(['hits', 'window_end'])
-      .where('bucket', '=', bucket)
-      .executeTakeFirst();
-  }
-
   /**
    * Counts one hit: a new window starts when the current one has ended. One statement, so
    * concurrent hits each see their own count: the counter and window after this hit.

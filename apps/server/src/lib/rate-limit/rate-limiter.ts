@@ -42,25 +42,12 @@ export class RateLimiter {
     return `${rule.name}:${sha256(key)}`;
   }
 
-  /** Seconds until the key may act again under the rule (0: it may now). */
-  async wait(rule: RateRule, key: string): Promise<number> {
-    const row = await this.repo.find(this.bucket(rule, key));
-    if (!row) return 0;
-    const left = Date.parse(row.window_end) - this.now();
-    if (left <= 0 || row.hits < rule.max) return 0;
-    return Math.ceil(left / 1000);
-  }
-
-  /** Counts one event for the key. */
-  async hit(rule: RateRule, key: string): Promise<void> {
-    await this.count(rule, key);
-  }
-
   /**
    * Counts one attempt for the key *before* it is checked, and says whether it may go on: 0 when
    * it is within the rule, else the seconds until the key may try again. The count is one
-   * statement, so of any number of concurrent attempts at most `max` go on (a wait, then a hit,
-   * would let them all through). An attempt that succeeds is then `reset` or `untake`n.
+   * statement, so of any number of concurrent attempts at most `max` go on (a check, then a
+   * count, would let them all through). The only way to check a limit: an attempt that is not to
+   * count (a success, where only failures count, or the reverse) is then `reset` or `untake`n.
    */
   async take(rule: RateRule, key: string): Promise<number> {
     const now = this.now();
@@ -97,16 +84,6 @@ export class RateLimiter {
     message: (seconds: number) => string,
   ): Promise<void> {
     const seconds = await this.take(rule, key);
-    if (seconds > 0) throw tooMany(seconds, message);
-  }
-
-  /** Throws 429 with the Spanish message and Retry-After when the key is over the rule. */
-  async assertAllowed(
-    rule: RateRule,
-    key: string,
-    message: (seconds: number) => string,
-  ): Promise<void> {
-    const seconds = await this.wait(rule, key);
     if (seconds > 0) throw tooMany(seconds, message);
   }
 }

@@ -232,6 +232,42 @@ describeEachDatabase(
       expect((await register(await visitor(s), form())).status).toBe(200);
     });
 
+    it('counts concurrent registrations from one address first: at most the limit go through', async () => {
+      const s = ctx();
+      const ip = nextIp();
+      const tabs = await Promise.all(Array.from({ length: 25 }, () => visitor(s, ip)));
+      const bodies = tabs.map(() => form());
+      const statuses = await Promise.all(
+        tabs.map((b, i) => register(b, bodies[i]!).then((r) => r.status)),
+      );
+      expect(statuses.filter((st) => st === 200)).toHaveLength(10);
+      expect(statuses.filter((st) => st === 429)).toHaveLength(15);
+      const emails = bodies.map((b) => String(b.Email));
+      const created = await s.app.db.kysely
+        .selectFrom('users')
+        .select('id')
+        .where('email', 'in', emails)
+        .execute();
+      expect(created).toHaveLength(10);
+      expect((await register(await visitor(s, ip), form())).status).toBe(429);
+    });
+
+    it('counts only accounts created: refused forms and taken names give their count back', async () => {
+      const s = ctx();
+      const ip = nextIp();
+      const first = form();
+      expect((await register(await visitor(s, ip), first)).status).toBe(200);
+      for (let i = 0; i < 10; i += 1) {
+        expect((await register(await visitor(s, ip), form({ City: '' }))).status).toBe(400);
+        const taken = form({ User_name: first.User_name });
+        expect((await register(await visitor(s, ip), taken)).status).toBe(409);
+      }
+      for (let i = 0; i < 9; i += 1) {
+        expect((await register(await visitor(s, ip), form())).status).toBe(200);
+      }
+      expect((await register(await visitor(s, ip), form())).status).toBe(429);
+    });
+
     it('stores hostile text as text and never answers 500', async () => {
       const s = ctx();
       const nasty = [
@@ -362,6 +398,8 @@ describe('registration mail over SMTP', () => {
       expect(await json(res)).toEqual({ status: 'ERROR', detail: S.mailFailed });
       const rows = await s.app.db.kysely.selectFrom('users').select('id').execute();
       expect(rows).toHaveLength(0);
+      // Only accounts created count against the address: more failed mails are not refused.
+      for (let i = 0; i < 10; i += 1) expect((await register(b, form())).status).toBe(503);
     } finally {
       await s.app.close();
     }

@@ -9,7 +9,7 @@ import { nowIso } from '../../lib/tokens.ts';
 import type { MailLanguage } from '../../mail/language.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { hashPassword } from '../users/passwords.ts';
-import { RATE_RULES, type RateLimiter } from '../../lib/rate-limit/rate-limiter.ts';
+import { RATE_RULES, type RateLimiter, tooMany } from '../../lib/rate-limit/rate-limiter.ts';
 import { newUserRow, type UserRepository } from '../users/user.repository.ts';
 import { welcomeMail } from '../../mail/templates.ts';
 import { generatePassword } from './generate-password.ts';
@@ -46,8 +46,25 @@ export class AccountsService {
 
   /** `body`: any JSON object (the registration rules, parseRegistration, come after the limit). */
   async register(body: Record<string, unknown>, ctx: RegisterContext): Promise<string> {
-    const { users, mailer, limiter } = this.deps;
-    await limiter.assertAllowed(RATE_RULES.registerPerIp, ctx.ip, RATE_LIMIT_MESSAGES.other);
+    // Counted before the work (so that concurrent registrations cannot all pass the limit); only
+    // accounts created count, so a refused or failed registration takes its count back.
+    const { limiter } = this.deps;
+    const rule = RATE_RULES.registerPerIp;
+    const seconds = await limiter.take(rule, ctx.ip);
+    if (seconds > 0) {
+      await limiter.untake(rule, ctx.ip);
+      throw tooMany(seconds, RATE_LIMIT_MESSAGES.other);
+    }
+    try {
+      return await this.create(body, ctx);
+    } catch (err) {
+      await limiter.untake(rule, ctx.ip);
+      throw err;
+    }
+  }
+
+  private async create(body: Record<string, unknown>, ctx: RegisterContext): Promise<string> {
+    const { users, mailer } = this.deps;
     const parsed = parseRegistration(body, this.deps.providerKey, this.deps.providerName);
     if (!parsed.ok) throw new HttpError(400, parsed.message);
     const r = parsed.value;
@@ -81,7 +98,6 @@ export class AccountsService {
       await users.delete(id);
       throw new HttpError(503, REGISTRATION_SERVER_MESSAGES.mailFailed);
     }
-    await limiter.hit(RATE_RULES.registerPerIp, ctx.ip);
     return REGISTRATION_SERVER_MESSAGES.created(r.email);
   }
 }

@@ -150,6 +150,25 @@ describeEachDatabase(
       }
     });
 
+    it('counts concurrent messages from one address first: at most the limit are sent', async () => {
+      const s = ctx();
+      const ip = nextIp();
+      const tabs = await Promise.all(Array.from({ length: 20 }, () => tab(s, ip)));
+      const subject = `Enjambre ${seq}`;
+      const statuses = await Promise.all(
+        tabs.map((t, i) => t.send(message({ subject: `${subject} ${i}` })).then((r) => r.status)),
+      );
+      expect(statuses.filter((st) => st === 200)).toHaveLength(5);
+      expect(statuses.filter((st) => st === 429)).toHaveLength(15);
+      const rows = await s.app.db.kysely
+        .selectFrom('contact_messages')
+        .select('id')
+        .where('subject', 'like', `${subject} %`)
+        .execute();
+      expect(rows).toHaveLength(5);
+      expect((await tabs[0]!.send(message())).status).toBe(429);
+    });
+
     it('limits messages per address (429 with when to retry), then recovers', async () => {
       const s = ctx();
       const ip = nextIp();

@@ -28,8 +28,9 @@ export class ContactService {
   /** `body` passed the contact form's rules (checkContact, in the endpoint's request schema). */
   async send(body: ContactBody, ctx: { ip: string; userId: number | null }): Promise<string> {
     const { limiter } = this.deps;
-    await limiter.assertAllowed(RATE_RULES.contactPerIp, ctx.ip, RATE_LIMIT_MESSAGES.other);
-    await limiter.hit(RATE_RULES.contactPerIp, ctx.ip);
+    // Every message let through counts (stored, mailed or not); counted first (take), so that
+    // concurrent messages cannot all pass.
+    await limiter.takeOrRefuse(RATE_RULES.contactPerIp, ctx.ip, RATE_LIMIT_MESSAGES.other);
     const [name, email, subject, message] = CONTACT_FIELDS.map((f) => body[f].trim()) as [
       string,
       string,
