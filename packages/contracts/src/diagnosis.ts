@@ -86,7 +86,10 @@ export interface PendingImage {
   url: string;
 }
 
-/** Reply of POST /diagrodl/posts_predict/ (multipart: image, report). */
+/**
+ * Reply of POST /diagrodl/posts_predict/ (multipart: image, report; beyond the spec, an optional
+ * `ids` naming the pending photos to identify: its schema in endpoints.ts).
+ */
 export interface PredictReply {
   status: 'OK';
   detail: string;
@@ -287,6 +290,8 @@ export const DIAGNOSIS_MESSAGES = {
   predictStarted: 'Identificación iniciada.',
   predictRunning: 'La identificación ya está en curso.',
   nothingPending: 'No hay imágenes pendientes de identificar: sube al menos una imagen.',
+  badIds:
+    'El campo ids debe ser una lista de hasta 50 números de imagen separados por comas (por ejemplo: 12,15).',
   modelUnavailable: 'El modelo configurado no está disponible en este momento.',
   interrupted:
     "La identificación se interrumpió: pulsa 'Iniciar identificación' de nuevo para terminar las imágenes pendientes.",
@@ -329,6 +334,8 @@ export const DIAGNOSIS_MESSAGES_EN = {
   predictStarted: 'Identification started.',
   predictRunning: 'The identification is already running.',
   nothingPending: 'There are no images waiting to be identified: upload at least one image.',
+  badIds:
+    'The ids field must be a list of up to 50 image numbers separated by commas (for example: 12,15).',
   modelUnavailable: 'The configured model is not available right now.',
   interrupted:
     "The identification was interrupted: press 'Start identification' again to finish the pending images.",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTACT_MESSAGES, CONTACT_REPLY } from './contact.ts';
+import { DIAGNOSIS_MESSAGES } from './diagnosis.ts';
 import { ENDPOINTS, type Endpoint, endpointUrl } from './endpoints.ts';
 import { openApiDocument, openApiPath } from './openapi.ts';
 
@@ -47,6 +48,21 @@ describe('the endpoint table', () => {
     for (const bad of ['0', '-1', '1.5', 'x', '9007199254740993']) {
       expect(id.safeParse({ id: bad }).success, bad).toBe(false);
     }
+  });
+
+  it("reads posts_predict's optional ids as distinct ids, and refuses any other value", () => {
+    const body = ENDPOINTS.predict.body;
+    expect(body.parse({ image: 'pending', report: 'no' })).toEqual({});
+    expect(body.parse({ ids: '12' })).toEqual({ ids: [12] });
+    expect(body.parse({ ids: '3, 1,3' })).toEqual({ ids: [3, 1] });
+    const fifty = Array.from({ length: 50 }, (_, i) => i + 1);
+    expect(body.parse({ ids: fifty.join(',') })).toEqual({ ids: fifty });
+    for (const bad of ['', ' ', 'x', '0', '1,', '1,,2', '1;2', '2147483648', [1], 7, null]) {
+      const r = body.safeParse({ ids: bad });
+      expect(r.success, JSON.stringify(bad)).toBe(false);
+      expect(r.error?.issues[0]?.message).toBe(DIAGNOSIS_MESSAGES.badIds);
+    }
+    expect(body.safeParse({ ids: [...fifty, 51].join(',') }).success).toBe(false);
   });
 
   it("gives the contact form's per-field Spanish messages, in field order", () => {
@@ -99,5 +115,13 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/diagrodl/history/{id}/']!.delete!.parameters).toEqual([
       expect.objectContaining({ name: 'id', in: 'path' }),
     ]);
+    // a multipart body's file is binary; posts_predict's fields are text (its image is 'pending')
+    type Form = { content: { 'multipart/form-data': { schema: { properties: object } } } };
+    const fields = (path: string) =>
+      (doc.paths[path]!.post!.requestBody as Form).content['multipart/form-data'].schema.properties;
+    expect(fields('/diagrodl/posts/')).toMatchObject({
+      image: { type: 'string', format: 'binary' },
+    });
+    expect(fields('/diagrodl/posts_predict/')).toEqual({ ids: { type: 'string' } });
   });
 });

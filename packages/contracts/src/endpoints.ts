@@ -43,6 +43,7 @@ import {
   type ProgressReply,
   type ReportReply,
   type UploadReply,
+  UPLOAD_LIMITS,
 } from './diagnosis.ts';
 import { DEVICE_MESSAGES } from './device.ts';
 import { REGISTRATION_MESSAGES } from './registration.ts';
@@ -117,6 +118,26 @@ const positiveId = z
   .regex(/^\d{1,10}$/)
   .transform(Number)
   .pipe(z.number().int().positive().max(MAX_ROW_ID));
+/**
+ * posts_predict's optional `ids` (beyond the spec): the pending photos to identify, as one text
+ * field of comma-separated path ids ('12,15'; at most UPLOAD_LIMITS.maxPending, repeats counted
+ * once). Read as the distinct ids; anything else is refused with DIAGNOSIS_MESSAGES.badIds.
+ * Absent: every pending photo, as the specification's call does.
+ */
+const predictIds = z
+  .string({ error: DIAGNOSIS_MESSAGES.badIds })
+  .transform((s, ctx) => {
+    const parts = s.split(',').map((p) => p.trim());
+    const ids = [...new Set(parts.map(Number))];
+    const ok =
+      parts.length <= UPLOAD_LIMITS.maxPending &&
+      parts.every((p) => /^\d{1,10}$/.test(p)) &&
+      ids.every((id) => id >= 1 && id <= MAX_ROW_ID);
+    if (ok) return ids;
+    ctx.addIssue({ code: 'custom', message: DIAGNOSIS_MESSAGES.badIds });
+    return z.NEVER;
+  })
+  .optional();
 const uploadedFile = z.custom<UploadedFile>(
   (v) => typeof v === 'object' && v !== null && (v as UploadedFile).bytes instanceof Uint8Array,
 );
@@ -371,9 +392,10 @@ export const ENDPOINTS = {
     method: 'POST',
     path: '/diagrodl/posts_predict/',
     summary:
-      'Start identifying the pending photos (answers at once; ?wait=1 answers when done). Its multipart fields carry nothing the server needs.',
+      "Start identifying the pending photos (answers at once; ?wait=1 answers when done). The specification's fields (image, report) carry nothing the server needs; an optional `ids` ('12,15') names the pending photos to identify, the others stay pending (without it: all of them).",
     access: 'user',
     multipart: formMultipart,
+    body: z.object({ ids: predictIds }),
     query: z.object({ wait: optionalText }),
     reply: reply<PredictReply>(),
   },

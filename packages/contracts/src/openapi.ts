@@ -42,9 +42,10 @@ function parameters(e: Endpoint): JsonSchema[] {
 function requestBody(e: Endpoint): JsonSchema | undefined {
   if (e.multipart) {
     const json = e.body ? toJson(e.body) : { type: 'object' };
-    // the file travels as a binary part (in a JSON body it could only be a missing file)
+    // the file travels as a binary part (in a JSON body it could only be a missing file); a body
+    // that takes no file (posts_predict's `ids`) describes its text fields only
     const props = { ...(json.properties as Record<string, JsonSchema> | undefined) };
-    if (e.body) props[e.multipart.file] = { type: 'string', format: 'binary' };
+    if (e.multipart.file in props) props[e.multipart.file] = { type: 'string', format: 'binary' };
     return {
       content: {
         'multipart/form-data': { schema: { ...json, properties: props } },

@@ -53,17 +53,18 @@ function refusal(endpoint: Endpoint, error: z.ZodError): HttpError {
 }
 
 /**
- * A multipart body as one object: its text fields and, under `rule.file`, the first file
- * ({bytes, filename}). Without a multipart body, a JSON or form body's text fields (unless the
- * rule requires multipart).
+ * A multipart body as one object: its text fields (a field sent twice: its last value) and,
+ * under `rule.file`, the first file ({bytes, filename}). Without a multipart body, a JSON or form
+ * body's fields (unless the rule requires multipart): one that is not text is kept for the schema
+ * to refuse (posts_predict's `ids` as a JSON array) or to read as missing, as text fields do.
  */
 async function readMultipart(request: FastifyRequest, rule: MultipartRule): Promise<void> {
   if (!request.isMultipart()) {
     if (rule.required) throw new HttpError(400, rule.required);
-    const fields: Record<string, string> = {};
+    const fields: Record<string, unknown> = {};
     const body = request.body;
     if (body && typeof body === 'object') {
-      for (const [k, v] of Object.entries(body)) if (typeof v === 'string') fields[k] = v;
+      for (const [k, v] of Object.entries(body)) if (k !== '__proto__') fields[k] = v;
     }
     request.body = fields;
     return;

@@ -121,10 +121,12 @@ export function configForm(modeloVersion: string, over: Record<string, string> =
   return fd;
 }
 
-export function predictForm(): FormData {
+/** multipart body of POST /diagrodl/posts_predict/ as the page sends it; `ids` names the photos. */
+export function predictForm(opts: { ids?: string } = {}): FormData {
   const fd = new FormData();
   fd.append('image', 'pending');
   fd.append('report', 'no');
+  if (opts.ids !== undefined) fd.append('ids', opts.ids);
   return fd;
 }
 

@@ -630,6 +630,77 @@ describeEachDatabase(
       expect((await browser.request('DELETE', P.postItem(rows[0]!.id))).status).toBe(404);
     });
 
+    it("identifies only the pending photos posts_predict names, never another user's", async () => {
+      const { browser } = await loggedIn(ctx().app, ctx().baseUrl, 'Named0001');
+      const other = await loggedIn(ctx().app, ctx().baseUrl, 'Named0002');
+      await browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') });
+      await other.browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') });
+      const ids: number[] = [];
+      for (const [i, name] of ['uno.jpg', 'dos.jpg', 'tres.jpg'].entries()) {
+        const up = await browser.post(P.posts, {
+          body: uploadForm(await leafPhoto({ seed: 60 + i }), name),
+        });
+        ids.push((await json(up)).id);
+      }
+      const theirs = await json(
+        await other.browser.post(P.posts, {
+          body: uploadForm(await leafPhoto({ seed: 63 }), 'ajena.jpg'),
+        }),
+      );
+      const pendingNames = async (b: Browser) =>
+        (await json(await b.get(P.pending))).map((p: { name_img: string }) => p.name_img);
+
+      // a bad `ids`: 400 with its message, nothing claimed
+      const bad = ['', 'abc', '0', '-1', '1.5', '2,', ',2', '2,,3', '2;3', '99999999999'];
+      bad.push(Array.from({ length: 51 }, (_, i) => i + 1).join(','));
+      for (const value of bad) {
+        const res = await browser.post(P.predict, { body: predictForm({ ids: value }) });
+        expect(res.status, value).toBe(400);
+        expect((await json(res)).detail, value).toBe(M.badIds);
+      }
+      for (const value of [[ids[0]], 5, null]) {
+        const res = await browser.post(P.predict, { json: { ids: value } });
+        expect(res.status, JSON.stringify(value)).toBe(400);
+        expect((await json(res)).detail).toBe(M.badIds);
+      }
+      expect(await json(await browser.get(P.progress))).toMatchObject({ state: 'idle' });
+
+      // another user's photo (or none of this user's pending ones) is not claimed: nothing pending
+      for (const value of [String(theirs.id), '2147483647']) {
+        const res = await browser.post(P.predict, { body: predictForm({ ids: value }) });
+        expect(res.status, value).toBe(400);
+        expect((await json(res)).detail).toBe(M.nothingPending);
+      }
+
+      // naming one (with another user's, and repeated): only that one is identified
+      const res = await browser.post(`${P.predict}?wait=1`, {
+        body: predictForm({ ids: `${ids[1]}, ${theirs.id},${ids[1]}` }),
+      });
+      expect(await json(res)).toEqual({ status: 'OK', detail: M.predictStarted, total: 1 });
+      const rows = await json(await browser.get(P.posts));
+      expect(rows.map((r: { id: number; name_img: string }) => [r.id, r.name_img])).toEqual([
+        [ids[1], 'dos.jpg'],
+      ]);
+      expect(await pendingNames(browser)).toEqual(['uno.jpg', 'tres.jpg']);
+      expect(await pendingNames(other.browser)).toEqual(['ajena.jpg']);
+      expect(await json(await other.browser.get(P.posts))).toEqual([]);
+      expect(await json(await other.browser.get(P.progress))).toMatchObject({ state: 'idle' });
+
+      // an identified photo is no longer pending: naming it claims nothing
+      const again = await browser.post(P.predict, { body: predictForm({ ids: String(ids[1]) }) });
+      expect(again.status).toBe(400);
+      expect((await json(again)).detail).toBe(M.nothingPending);
+
+      // without `ids`, as the specification sends it: every photo still pending, only this user's
+      const all = await browser.post(`${P.predict}?wait=1`, { body: predictForm() });
+      expect(await json(all)).toMatchObject({ status: 'OK', total: 2 });
+      expect(
+        (await json(await browser.get(P.posts))).map((r: { name_img: string }) => r.name_img),
+      ).toEqual(['uno.jpg', 'dos.jpg', 'tres.jpg']);
+      expect(await pendingNames(browser)).toEqual([]);
+      expect(await pendingNames(other.browser)).toEqual(['ajena.jpg']);
+    });
+
     it('runs each image once when identify is pressed several times at once', async () => {
       const { browser } = await loggedIn(ctx().app, ctx().baseUrl, 'Concurrent1');
       await browser.post(P.config, { body: configForm('tomato_leaf_cnn_mobilenet') });

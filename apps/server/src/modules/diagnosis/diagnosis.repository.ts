@@ -161,8 +161,9 @@ export class DiagnosisRepository {
 
   /**
    * Atomically claims this user's pending images (and claims whose heartbeat is older than
-   * `staleBefore`: their process died) for a run. Two concurrent calls never get the same
-   * row: the UPDATE re-checks the WHERE clause on every row it changes.
+   * `staleBefore`: their process died) for a run; with `ids`, only those of them (an id that is
+   * not one of this user's pending images is not claimed). Two concurrent calls never get the
+   * same row: the UPDATE re-checks the WHERE clause on every row it changes.
    */
   async claim(
     userId: number,
@@ -170,8 +171,10 @@ export class DiagnosisRepository {
     token: string,
     now: string,
     staleBefore: string,
+    ids?: readonly number[],
   ): Promise<ImageRow[]> {
-    await this.db
+    if (ids && !ids.length) return [];
+    let claim = this.db
       .updateTable('diagnosis_images')
       .set({ status: 'claimed', claim_token: token, claimed_at: now, run_id: runId })
       .where('user_id', '=', userId)
@@ -180,8 +183,9 @@ export class DiagnosisRepository {
           eb('status', '=', 'pending'),
           eb.and([eb('status', '=', 'claimed'), eb('claimed_at', '<', staleBefore)]),
         ]),
-      )
-      .execute();
+      );
+    if (ids) claim = claim.where('id', 'in', ids);
+    await claim.execute();
     return this.db
       .selectFrom('diagnosis_images')
       .selectAll()

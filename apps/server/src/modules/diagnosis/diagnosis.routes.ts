@@ -81,11 +81,17 @@ export function diagnosisRoutes(
     )(async (request) => uploads.deletePending(userIdOf(request), request.params.id));
 
     // Answers at once with the number of images claimed; the page polls /diagrodl/progress/.
-    // ?wait=1 answers only when the identification has ended (scripts, simple clients).
+    // ?wait=1 answers only when the identification has ended (scripts, simple clients). `ids`
+    // (beyond the spec) names the pending images to identify; without it, every one.
     route(
       scope,
       E.predict,
-    )(async (request) => runner.predict(userIdOf(request), { wait: request.query.wait === '1' }));
+    )(async (request) =>
+      runner.predict(userIdOf(request), {
+        wait: request.query.wait === '1',
+        ids: request.body.ids,
+      }),
+    );
     route(
       scope,
       E.progress,

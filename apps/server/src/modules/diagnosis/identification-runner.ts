@@ -1,6 +1,7 @@
 /**
- * The identification runner: claims a user's pending photos atomically, identifies them in the
- * background (progress in the database) and writes each result, its heatmap and thumbnail.
+ * The identification runner: claims a user's pending photos (all of them, or those named)
+ * atomically, identifies them in the background (progress in the database) and writes each
+ * result, its heatmap and thumbnail.
  *
  * Identification is a small job queue in the database (see README.md, "Identification runs"): a
  * run is held by one process under a short lease (its `owner` token, heartbeat `updated_at` every
@@ -106,10 +107,13 @@ export class IdentificationRunner {
   }
 
   /**
-   * Claims this user's pending images and identifies them in the background (progress() tells
-   * how far it got). With `wait`, answers only when the run has ended.
+   * Claims this user's pending images (with `ids`, only those of them) and identifies them in the
+   * background (progress() tells how far it got). With `wait`, answers only when the run has ended.
    */
-  async predict(userId: number, opts: { wait?: boolean } = {}): Promise<PredictReply> {
+  async predict(
+    userId: number,
+    opts: { wait?: boolean; ids?: readonly number[] } = {},
+  ): Promise<PredictReply> {
     if (this.stopping || this.held.has(userId)) {
       throw new HttpError(503, SERVER_MESSAGES.unavailable);
     }
@@ -133,7 +137,7 @@ export class IdentificationRunner {
       updated_at: now,
       owner: token,
     });
-    const claimed = await this.repo.claim(userId, runId, token, now, this.staleBefore());
+    const claimed = await this.repo.claim(userId, runId, token, now, this.staleBefore(), opts.ids);
     if (!claimed.length) {
       await this.repo.deleteRun(userId, runId);
       const other = await this.runningRun(userId);

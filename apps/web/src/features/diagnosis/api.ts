@@ -19,7 +19,11 @@ export const diagnosisApi = {
     callApi(E.upload, { body: form({ image: file, name_img: file.name }, file.name) }),
   pending: () => callApi(E.pending),
   removePending: (id: number) => callApi(E.deletePending, { params: { id } }),
-  predict: () => callApi(E.predict, { body: form({ image: 'pending', report: 'no' }) }),
+  /** The specification's form; `ids` (beyond it) names the waiting photos to identify (else all). */
+  predict: (ids?: readonly number[]) =>
+    callApi(E.predict, {
+      body: form({ image: 'pending', report: 'no', ...(ids ? { ids: ids.join(',') } : {}) }),
+    }),
   progress: () => callApi(E.progress),
   rows: () => callApi(E.rows),
   removeRow: (id: number) => callApi(E.deleteRow, { params: { id } }),

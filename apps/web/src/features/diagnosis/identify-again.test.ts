@@ -1,5 +1,5 @@
 // A photo identified again from its result card (identify.ts, identifyAgain): only that photo is
-// identified, not the other photos waiting on the device; and a server run started on its own
+// identified, not the other photos waiting on the device or on the server; and a server run started on its own
 // counts the photos it answered, so a run that dropped them all is not taken for a success.
 // The device's store is kept in memory here, and its model answers at once.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -169,6 +169,69 @@ describe('a photo identified again', () => {
     expect(store.get('other')?.status).toBe('pending');
     expect(done.rows?.map((r) => r.id)).toEqual([7]);
     expect(done.diagnosed).toBe(1);
+  });
+});
+
+describe('a photo of the server identified again', () => {
+  /** The posts_predict calls sent, with their form fields. */
+  const predictCalls = () => {
+    const sent: Record<string, string>[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        if (!url.startsWith('/diagrodl/posts_predict/')) throw new Error(`unexpected ${url}`);
+        sent.push(Object.fromEntries(init.body as FormData) as Record<string, string>);
+        return new Response(JSON.stringify({ status: 'OK', detail: '', total: 1 }));
+      }),
+    );
+    return sent;
+  };
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('asks the server for the new photo only: the others waiting there stay waiting', async () => {
+    const sent = predictCalls();
+    vi.spyOn(diagnosisApi, 'upload').mockResolvedValue({
+      status: 'OK',
+      detail: '',
+      id: 7,
+      name_img: 'again.jpg',
+    });
+    // two photos uploaded on /upload and not identified yet wait on the server with it
+    const pending = vi
+      .spyOn(diagnosisApi, 'pending')
+      .mockResolvedValue(
+        [5, 6, 7].map((id) => ({ id, name_img: `${id}.jpg`, size: 1, created_at: '', url: '' })),
+      );
+    vi.spyOn(diagnosisApi, 'config').mockResolvedValue({ config: {} as never });
+    vi.spyOn(diagnosisApi, 'progress').mockResolvedValue({
+      state: 'done',
+      done: 1,
+      total: 1,
+      detail: M.failedImages(1),
+    });
+    const shown = [{ id: 2, name_img: 'b.jpg' } as DiagnosisRow];
+    vi.spyOn(diagnosisApi, 'rows').mockResolvedValue([{ id: 7 } as DiagnosisRow]);
+    vi.spyOn(diagnosisApi, 'removeRow').mockResolvedValue({} as never);
+    const done = await identifyAgain(
+      shown[0]!,
+      photo(),
+      { onDevice: false, owner: OWNER, shown },
+      () => undefined,
+    );
+    // the specification's form, with the new photo's id alone
+    expect(sent).toEqual([{ image: 'pending', report: 'no', ids: '7' }]);
+    expect(pending).not.toHaveBeenCalled();
+    // the run's answers are counted for the photo asked for (its row is there)
+    expect(done.diagnosed).toBe(1);
+    expect(done.rows?.map((r) => r.id)).toEqual([7]);
+  });
+
+  it("identifying every photo waiting still sends the specification's form alone", async () => {
+    const sent = predictCalls();
+    vi.spyOn(diagnosisApi, 'pending').mockResolvedValue([]);
+    vi.spyOn(diagnosisApi, 'progress').mockResolvedValue({ state: 'done', done: 1, total: 1 });
+    await identifyWaiting('', () => undefined);
+    expect(sent).toEqual([{ image: 'pending', report: 'no' }]);
   });
 });
 

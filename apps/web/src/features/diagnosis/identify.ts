@@ -181,8 +181,8 @@ export async function diagnosedOnServer(
  * Identifies every photo waiting: those kept on the device first (there), then the uploaded
  * ones (the server), when online and there are any. With `configure`, a person who never chose
  * a model gets the default one instead of the server's 'choose the model first'. With `only`,
- * the device identifies just those of its photos, and the server is asked only when `only` names
- * one of its photos (a server run takes every photo waiting there: see identifyAgain).
+ * just those photos: the device identifies only its photos named there, and the server, asked
+ * only when `only` names one of its photos, only those (posts_predict's `ids`).
  */
 export async function identifyWaiting(
   owner: string,
@@ -213,9 +213,11 @@ export async function identifyWaiting(
     onProgress(progress);
     // uploaded photos waiting on the server too: the server identifies them
     if (!serverToo || !navigator.onLine) return { progress, deviceFailed, diagnosed };
-    const waiting = await diagnosisApi.pending().catch(() => []);
-    if (waiting.length === 0) return { progress, deviceFailed, diagnosed };
-    asked ??= waiting.map((p) => p.id);
+    if (!only) {
+      const waiting = await diagnosisApi.pending().catch(() => []);
+      if (waiting.length === 0) return { progress, deviceFailed, diagnosed };
+      asked = waiting.map((p) => p.id);
+    }
   } else if (!serverToo) {
     // the photo asked for is no longer waiting on the device
     return { progress: { state: 'done', done: 0, total: 0 }, deviceFailed, diagnosed };
@@ -225,7 +227,7 @@ export async function identifyWaiting(
     (ps) => ps.map((p) => p.id),
     () => null,
   );
-  const reply = await diagnosisApi.predict();
+  const reply = await diagnosisApi.predict(only?.server);
   onProgress({ state: 'running', done: 0, total: reply.total });
   const progress = await followRun(onProgress, opts.signal);
   return {
@@ -242,9 +244,7 @@ export async function identifyWaiting(
  * still reaches the history); a new photo kept on the device that could not be read is not
  * kept, and the old result stays. Returns the server's rows with the new one where the old one
  * was, or null when nothing changed there. Only the new photo is identified: other photos
- * waiting on the device stay waiting. On the server a run takes every photo waiting there
- * (POST posts_predict names none), so photos uploaded and not yet identified are identified
- * with it.
+ * waiting on the device or on the server stay waiting (posts_predict names the new one).
  */
 export async function identifyAgain(
   row: DiagnosisRow,
