@@ -84,6 +84,12 @@ const takeAgain = (old: DevicePhoto, where: { onDevice: boolean }) =>
     () => undefined,
   );
 
+/** The server takes the photo taken again as pending photo `id`. */
+const uploadsAs = (id: number) =>
+  vi
+    .spyOn(diagnosisApi, 'upload')
+    .mockResolvedValue({ status: 'OK', detail: '', id, name_img: 'again.jpg' });
+
 /** A result kept on the device that was refused (the one a person takes again). */
 const refusedOnDevice = () =>
   kept('old', {
@@ -123,12 +129,7 @@ describe('a photo identified again', () => {
 
   it('on the server: a new photo the server dropped keeps the old device result', async () => {
     const old = refusedOnDevice();
-    vi.spyOn(diagnosisApi, 'upload').mockResolvedValue({
-      status: 'OK',
-      detail: '',
-      id: 7,
-      name_img: 'again.jpg',
-    });
+    uploadsAs(7);
     vi.spyOn(diagnosisApi, 'config').mockResolvedValue({ config: {} as never });
     vi.spyOn(diagnosisApi, 'predict').mockResolvedValue({ status: 'OK', detail: '', total: 1 });
     vi.spyOn(diagnosisApi, 'progress').mockResolvedValue({
@@ -145,12 +146,7 @@ describe('a photo identified again', () => {
 
   it('on the server: the photos waiting on the device are not identified with it', async () => {
     kept('other');
-    vi.spyOn(diagnosisApi, 'upload').mockResolvedValue({
-      status: 'OK',
-      detail: '',
-      id: 7,
-      name_img: 'again.jpg',
-    });
+    uploadsAs(7);
     vi.spyOn(diagnosisApi, 'config').mockResolvedValue({ config: {} as never });
     const predict = vi
       .spyOn(diagnosisApi, 'predict')
@@ -190,12 +186,7 @@ describe('a photo of the server identified again', () => {
 
   it('asks the server for the new photo only: the others waiting there stay waiting', async () => {
     const sent = predictCalls();
-    vi.spyOn(diagnosisApi, 'upload').mockResolvedValue({
-      status: 'OK',
-      detail: '',
-      id: 7,
-      name_img: 'again.jpg',
-    });
+    uploadsAs(7);
     // two photos uploaded on /upload and not identified yet wait on the server with it
     const pending = vi
       .spyOn(diagnosisApi, 'pending')

@@ -37,6 +37,15 @@ const UNSURE = {
   heatmap: '/media/heatmaps/h3.jpg',
 } as unknown as DiagnosisRow;
 
+const renderPage = () =>
+  render(
+    <I18nextProvider i18n={i18n}>
+      <MemoryRouter>
+        <ResultsPage />
+      </MemoryRouter>
+    </I18nextProvider>,
+  );
+
 describe('a photo taken again from its card', () => {
   it('that the device could not read is not announced as identified again', async () => {
     await i18n.changeLanguage('es');
@@ -49,13 +58,7 @@ describe('a photo taken again from its card', () => {
       replacement: { server: [], device: ['new'] },
       identified: false,
     });
-    render(
-      <I18nextProvider i18n={i18n}>
-        <MemoryRouter>
-          <ResultsPage />
-        </MemoryRouter>
-      </I18nextProvider>,
-    );
+    renderPage();
     await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
     const input = await screen.findByTestId('retake-input');
     await userEvent.upload(input, new File(['y'], 'otra.jpg', { type: 'image/jpeg' }));
@@ -76,13 +79,7 @@ describe('the language toggle', () => {
       .spyOn(diagnosisApi, 'rows')
       .mockResolvedValueOnce([UNSURE])
       .mockResolvedValueOnce([{ ...UNSURE, predict: 'Not recognised' } as DiagnosisRow]);
-    render(
-      <I18nextProvider i18n={i18n}>
-        <MemoryRouter>
-          <ResultsPage />
-        </MemoryRouter>
-      </I18nextProvider>,
-    );
+    renderPage();
     await userEvent.click(screen.getByRole('button', { name: 'Mostrar el diagnóstico' }));
     await waitFor(() => expect(screen.getAllByTestId('diagnosis-row')).toHaveLength(1));
     expect(rows).toHaveBeenCalledTimes(1);
