@@ -10,7 +10,7 @@ import { ApiError } from '@/lib/api-client.ts';
 import { diagnosisApi } from './api.ts';
 import type { DeviceRow } from './device/rows.ts';
 import { identifyOnDevice, keepOnDevice, leaveWorkingSet } from './device/run.ts';
-import { listDevicePhotos, updateDevicePhoto } from './device/store.ts';
+import { type DevicePhoto, listDevicePhotos, updateDevicePhoto } from './device/store.ts';
 import { configFor, defaultModelVersion } from './model-choice.ts';
 
 export const POLL_MS = 400;
@@ -269,10 +269,13 @@ export async function identifyAgain(
     replacement.server.push(newId);
   }
   /** The new photo kept on the device, when it got no answer, goes (the old result stays). */
-  const dropKept = async () => {
-    if (keptId === null) return;
+  const keptNow = async () => {
     const id = keptId;
-    const mine = (await listDevicePhotos(where.owner).catch(() => [])).find((p) => p.id === id);
+    return (await listDevicePhotos(where.owner)).find((p) => p.id === id);
+  };
+  const dropKept = async (mine?: DevicePhoto) => {
+    if (keptId === null) return;
+    mine ??= await keptNow().catch(() => undefined);
     if (mine && mine.status !== 'done') await leaveWorkingSet([mine]);
   };
   let outcome: Identified;
@@ -297,10 +300,9 @@ export async function identifyAgain(
   }
   let rows: DiagnosisRow[] | null = null;
   if (keptId !== null) {
-    const id = keptId;
-    const mine = (await listDevicePhotos(where.owner)).find((p) => p.id === id);
+    const mine = await keptNow();
     if (mine?.status !== 'done') {
-      await dropKept();
+      await dropKept(mine);
       return ended(false);
     }
   } else {

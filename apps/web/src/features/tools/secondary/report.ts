@@ -81,7 +81,7 @@ export function secondaryReport(
       ],
       // a calculated section's inputs are those its result came from (not the fields edited since)
       rows: units.map((u, i) => {
-        const raw = (u.result && u.calculatedRaw) || u.raw;
+        const raw = u.calculatedRaw ?? u.raw; // set with the result, null without one
         return [
           i + 1,
           ...FIELDS.map((f) => raw[f]),

@@ -105,30 +105,22 @@ const newUnit = (key: number): Unit => ({
 /** Validates and designs one section; the result or the alert of the first failing field. */
 export function calculateUnit(unit: Unit, section: number, lang: Language): Unit {
   const check = validateSecondarySection(unit.raw, section);
-  if (!check.ok) {
-    return {
-      ...unit,
-      input: null,
-      calculatedRaw: null,
-      result: null,
-      alert: { field: check.field, message: check.message },
-    };
-  }
+  /** No result: the alert of the field that stopped it. */
+  const refused = (field: string, message: string): Unit => ({
+    ...unit,
+    input: null,
+    calculatedRaw: null,
+    result: null,
+    alert: { field, message },
+  });
+  if (!check.ok) return refused(check.field, check.message);
   try {
     const result = designSecondarySection(check.value, section, {
       formatNumber: messageNumber(lang),
     });
     return { ...unit, input: check.value, calculatedRaw: unit.raw, result, alert: null };
   } catch (err) {
-    if (err instanceof HydraulicsInputError) {
-      return {
-        ...unit,
-        input: null,
-        calculatedRaw: null,
-        result: null,
-        alert: { field: err.field, message: err.message },
-      };
-    }
+    if (err instanceof HydraulicsInputError) return refused(err.field, err.message);
     throw err;
   }
 }
