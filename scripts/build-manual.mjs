@@ -14,6 +14,9 @@ const files = fs
 const text = files.map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n\n');
 
 const GREEN = '#1f6f3f';
+// a list item: its marker (• or 1.) at LIST_MARKER_X, its text from LIST_TEXT_X
+const LIST_MARKER_X = 72;
+const LIST_TEXT_X = 90;
 const doc = new PDFDocument({
   size: 'A4',
   margins: { top: 64, bottom: 64, left: 64, right: 64 },
@@ -80,12 +83,14 @@ for (const raw of text.split('\n')) {
     doc.fontSize(11).fillColor('#000000');
     const label = bullet ? '•' : `${numbered[1]}.`;
     const y = doc.y;
-    doc.font('Helvetica').text(label, 72, y, { width: 16 });
+    doc.font('Helvetica').text(label, LIST_MARKER_X, y, { width: LIST_TEXT_X - LIST_MARKER_X });
+    // the item's text starts right of its marker (text() above moved x back to the marker)
+    doc.x = LIST_TEXT_X;
     doc.y = y;
     rich(bullet ? bullet[1] : numbered[2], {
       indent: 0,
       lineGap: 1.5,
-      width: doc.page.width - 64 - 90,
+      width: doc.page.width - 64 - LIST_TEXT_X,
       continued: false,
     });
     doc.x = 64;

@@ -14,6 +14,7 @@ import {
 } from '@diagrodl/contracts';
 import { CLASS_IDS, type ClassId, classInfo, className } from '@diagrodl/contracts/classes';
 import { leafPhoto } from '../../../testing/diagnosis.ts';
+import { overlappingWords, wordBoxes } from '../../../testing/pdf-words.ts';
 import { ADVICE, NOT_RECOGNISED_ADVICE } from './advice.ts';
 import { type ReportImage, renderDiagnosisReport } from './report-pdf.ts';
 
@@ -60,31 +61,6 @@ async function images(language: 'es' | 'en'): Promise<ReportImage[]> {
   return out;
 }
 
-type WordBox = { x0: number; y0: number; x1: number; y1: number; word: string };
-
-/** The words of one page of a PDF with their boxes (pdftotext -bbox). */
-function wordBoxes(file: string, page: number): WordBox[] {
-  const p = String(page);
-  return [
-    ...execFileSync('pdftotext', ['-bbox', '-f', p, '-l', p, file, '-'])
-      .toString()
-      .matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</g),
-  ].map((m) => ({ x0: +m[1]!, y0: +m[2]!, x1: +m[3]!, y1: +m[4]!, word: m[5]! }));
-}
-
-/** Pairs of words whose boxes overlap. */
-function overlappingWords(boxes: WordBox[]): string[] {
-  expect(boxes.length).toBeGreaterThan(20);
-  return boxes.flatMap((a, i) =>
-    boxes
-      .slice(i + 1)
-      .filter(
-        (b) => a.x0 < b.x1 - 0.5 && b.x0 < a.x1 - 0.5 && a.y0 < b.y1 - 0.5 && b.y0 < a.y1 - 0.5,
-      )
-      .map((b) => `${a.word} / ${b.word}`),
-  );
-}
-
 describe('diagnosis report PDF', () => {
   let dir = '';
   beforeAll(() => {
@@ -97,6 +73,7 @@ describe('diagnosis report PDF', () => {
       productName: 'DiAgroDL',
       userName: 'Ana Prueba (AnaLopez1)',
       date: new Date('2026-11-21T10:30:00Z'),
+      timeZone: 'America/Mexico_City',
       language: 'es',
       models: [{ label: 'MobileNet v1', accuracy: 0.9812 }],
       images: await images('es'),
@@ -131,7 +108,10 @@ describe('diagnosis report PDF', () => {
     expect(byPage[0]).toContain('Ana Prueba (AnaLopez1)');
     expect(byPage[0]).toContain('MobileNet v1');
     expect(byPage[0]).toMatch(/98[.,]1\s?%/);
-    expect(byPage[0]).toContain('21 de noviembre de 2026');
+    // the user's own time zone, named: 10:30 UTC is 4:30 in Mexico City
+    expect(byPage[0]!.replace(/\s+/g, ' ')).toContain(
+      '21 de noviembre de 2026 a las 4:30 a.m. GMT-6',
+    );
     expect(byPage[1]).toContain('hoja_número_1.jpg');
     expect(byPage[1]).toContain('Tizón tardío');
     expect(byPage[1]).toContain('0.9731');
@@ -197,6 +177,8 @@ describe('diagnosis report PDF', () => {
     fs.writeFileSync(file, pdf);
     const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
     expect(text).toContain('Diagnosis report');
+    // no time zone given: UTC, and it says so
+    expect(text.replace(/\s+/g, ' ')).toContain('21 November 2026 at 10:30 UTC');
     expect(text).toContain('Late blight');
     expect(text).toContain('accuracy not measured');
     expect(text).toContain('Page 3 of 3');
