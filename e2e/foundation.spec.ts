@@ -74,7 +74,10 @@ test.describe('shells for a logged-in user', () => {
     await page.goto('/About');
     const nav = page.getByRole('navigation', { name: 'Menú principal' });
     await expect(nav.getByRole('link', { name: 'Inicio' })).toHaveAttribute('href', '/');
-    await expect(nav.getByRole('link', { name: 'Acerca de' })).toHaveAttribute('href', '/About');
+    await expect(nav.getByRole('link', { name: 'Acerca de', exact: true })).toHaveAttribute(
+      'href',
+      '/About',
+    );
     await expect(nav.getByRole('link', { name: 'Contáctanos' })).toHaveAttribute(
       'href',
       '/Contact_us',
@@ -86,6 +89,8 @@ test.describe('shells for a logged-in user', () => {
       ['Diseño de línea lateral', '/Lateral_designer'],
       ['Programación del riego', '/Irrigation_scheduling'],
       ['DiAgroDL: diagnóstico de hojas de tomate', '/DiAgroDL'],
+      ['Enfermedades del tomate', '/Tomato_crops'],
+      ['Acerca de DiAgroDL', '/About_DiAgroDL'],
       ['Mis datos', '/Mis_datos'],
     ] as const) {
       await expect(nav.getByRole('link', { name })).toHaveAttribute('href', href);
@@ -132,6 +137,11 @@ test.describe('shells for a logged-in user', () => {
     await expect(page.getByTestId('welcome-variant')).toBeVisible();
     const link = page.getByRole('link', { name: 'Descargar el manual de usuario (PDF)' });
     await expect(link).toHaveAttribute('href', '/user_manual.pdf');
+    await expect(
+      page.getByTestId('welcome-variant').getByRole('link', {
+        name: 'Conoce las enfermedades del tomate',
+      }),
+    ).toHaveAttribute('href', '/Tomato_crops');
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     const file = await download.path();
     const fs = await import('node:fs');
@@ -164,6 +174,31 @@ test.describe('landing page', () => {
       '/DiAgroDL',
     ]);
     await shot(page, 'landing-es');
+  });
+
+  test('the banner video pauses and plays again, and waits with reduced motion', async ({
+    page,
+    browser,
+  }) => {
+    await page.goto('/');
+    const video = page.locator('video.welcome-video');
+    const toggle = page.getByTestId('welcome-video-toggle');
+    await expect(toggle).toHaveText('Pausar el video');
+    await toggle.click();
+    await expect(toggle).toHaveText('Reproducir el video');
+    await expect(video).toHaveJSProperty('paused', true);
+    await toggle.click();
+    await expect(toggle).toHaveText('Pausar el video');
+    await expect(video).toHaveJSProperty('paused', false);
+
+    const reduced = await browser.newContext({ reducedMotion: 'reduce' });
+    const still = await reduced.newPage();
+    await still.goto('/');
+    const stillVideo = still.locator('video.welcome-video');
+    await expect(stillVideo).toHaveJSProperty('autoplay', false);
+    await expect(stillVideo).toHaveJSProperty('paused', true);
+    await expect(still.getByTestId('welcome-video-toggle')).toHaveText('Reproducir el video');
+    await reduced.close();
   });
 
   test('icons follow the mouse with a spring, and stay still with reduced motion', async ({

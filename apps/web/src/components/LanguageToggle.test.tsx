@@ -13,14 +13,17 @@ describe('LanguageToggle', () => {
         <LanguageToggle />
       </I18nextProvider>,
     );
-    const button = screen.getByRole('button', { name: 'Cambiar el idioma a inglés' });
-    expect(button).toHaveTextContent('English');
+    // the name starts with the visible word; only that word is marked English
+    const button = screen.getByRole('button', { name: 'English (cambiar el idioma a inglés)' });
+    expect(button).not.toHaveAttribute('lang');
+    expect(screen.getByText('English')).toHaveAttribute('lang', 'en');
     await userEvent.click(button);
     expect(i18n.language).toBe('en');
     expect(localStorage.getItem(LANGUAGE_KEY)).toBe('en');
     expect(document.documentElement.lang).toBe('en-US');
     expect(
-      screen.getByRole('button', { name: 'Switch the language to Spanish' }),
-    ).toHaveTextContent('Español');
+      screen.getByRole('button', { name: 'Español (switch the language to Spanish)' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Español')).toHaveAttribute('lang', 'es');
   });
 });

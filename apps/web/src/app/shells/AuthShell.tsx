@@ -151,6 +151,8 @@ export function AuthShell() {
               <SideGroup label={t('sidebar.aiTools')} testId="ai-tools">
                 <SideLink to={ROUTES.tool}>{t('sidebar.diagrodl')}</SideLink>
                 <SideLink to={ROUTES.history}>{t('sidebar.history')}</SideLink>
+                <SideLink to={ROUTES.tomatoCrops}>{t('sidebar.tomatoDiseases')}</SideLink>
+                <SideLink to={ROUTES.aboutTool}>{t('sidebar.aboutTool')}</SideLink>
               </SideGroup>
             </ul>
             <h2 className="sidebar-heading">{t('sidebar.account')}</h2>

@@ -1,8 +1,9 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ROUTES, UPLOAD_TAKE_PHOTO } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { usePrefersReducedMotion } from '@/components/usePrefersReducedMotion.ts';
 import { useSession } from '@/lib/session.tsx';
 import { SpringIcons } from './components/SpringIcons.tsx';
 import {
@@ -16,12 +17,25 @@ import {
 /**
  * The landing page; logged-in users see the welcome variant (manual and tutorial video). The
  * first action offered is 'Diagnosticar una hoja': /upload ready to take a photo (a visitor logs
- * in first and comes back there).
+ * in first and comes back there). The banner's looping video has a pause button (WCAG 2.2.2) and
+ * does not start by itself for a user who asked the system for less motion.
  */
 export function LandingPage() {
   const { t } = useTranslation();
   const { isAuthenticated, user } = useSession();
   useDocumentTitle('');
+  const reducedMotion = usePrefersReducedMotion();
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const [videoPlaying, setVideoPlaying] = useState(false);
+  useEffect(() => {
+    if (reducedMotion) videoRef.current?.pause();
+  }, [reducedMotion]);
+  const toggleVideo = () => {
+    const video = videoRef.current;
+    if (!video) return;
+    if (video.paused) void video.play().catch(() => undefined);
+    else video.pause();
+  };
   const icons = useMemo(
     () => [
       { to: ROUTES.converter, label: t('landing.icon.converter'), icon: <ConverterIcon /> },
@@ -37,8 +51,11 @@ export function LandingPage() {
     <div className="landing" data-testid="landing">
       <section className="welcome-banner">
         <video
+          ref={videoRef}
           className="welcome-video"
-          autoPlay
+          autoPlay={!reducedMotion}
+          onPlay={() => setVideoPlaying(true)}
+          onPause={() => setVideoPlaying(false)}
           loop
           muted
           playsInline
@@ -53,6 +70,14 @@ export function LandingPage() {
           <h1 className="display-5 fw-bold">{t('landing.welcome')}</h1>
           <p className="lead mb-0">{t('landing.intro')}</p>
         </div>
+        <button
+          type="button"
+          className="btn btn-sm btn-light welcome-video-toggle"
+          data-testid="welcome-video-toggle"
+          onClick={toggleVideo}
+        >
+          {videoPlaying ? t('landing.pauseVideo') : t('landing.playVideo')}
+        </button>
       </section>
 
       <section className="text-center mt-3" data-testid="diagnose-leaf">
@@ -75,6 +100,9 @@ export function LandingPage() {
             >
               {t('landing.manual')}
             </a>
+            <p className="mt-3">
+              <Link to={ROUTES.tomatoCrops}>{t('landing.learn')}</Link>
+            </p>
           </div>
           <div className="col-12 col-xl-7">
             <h2 className="h4">{t('landing.tutorialTitle')}</h2>

@@ -1,7 +1,7 @@
 // The configuration page (/Custom): each loaded model with its measured test accuracy, the
 // ensemble's too when the server has its card (GET /diagrodl/models/ gives a testAccuracy), and
 // the accuracy on real field photos when the card measured it (fieldAccuracy).
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -143,8 +143,8 @@ describe('the configuration page', () => {
         'De laboratorio, solo hojas que no vio al entrenar',
         '861',
         '97.7%intervalo de confianza del 95%: 96.3%–98.9%',
-        '—',
-        '—',
+        '—no medido',
+        '—no medido',
       ],
       [
         'Reales de campo (PlantDoc), reservadas para la validación',
@@ -197,7 +197,7 @@ describe('the configuration page', () => {
       '91',
       '59.0%',
       '0.0%',
-      '—',
+      '—no medido',
     ]);
   });
 
@@ -217,6 +217,24 @@ describe('the configuration page', () => {
     expect(await screen.findByRole('heading', { name: /MobileNet v1/ })).toBeTruthy();
     expect(chosen()).toBe('tomato_leaf_cnn_mobilenet');
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('keeps a choice not yet sent when the language changes (the list is read again)', async () => {
+    const chosen = () => (screen.getByLabelText(/Modelos|Models/) as HTMLSelectElement).value;
+    await options(MODELS);
+    await screen.findByTestId('model-reliability');
+    fireEvent.change(screen.getByLabelText('Modelos'), {
+      target: { value: 'Tomato_leaf_cnn_resnet50' },
+    });
+    const reads = vi.mocked(diagnosisApi.models).mock.calls.length;
+    await act(() => i18n.changeLanguage('en'));
+    // the page has read the list again, in English, and the choice stayed
+    await waitFor(() =>
+      expect(vi.mocked(diagnosisApi.models).mock.calls.length).toBeGreaterThan(reads),
+    );
+    await screen.findByRole('heading', { name: /ResNet50 v1/ });
+    expect(chosen()).toBe('Tomato_leaf_cnn_resnet50');
+    await act(() => i18n.changeLanguage('es'));
   });
 
   it('shows no figures for a model without a card', async () => {

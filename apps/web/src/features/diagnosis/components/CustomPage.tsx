@@ -70,8 +70,9 @@ export default function CustomPage() {
     Promise.all([online ? diagnosisApi.models() : deviceModels(), stored])
       .then(([models, choice]) => {
         setLoaded(models);
+        // the list is read again in a new language (its texts): a choice already made stays
         const first = preselectedVersion(models, choice);
-        if (first) setVersion(first);
+        if (first) setVersion((current) => current || first);
       })
       .catch((err: unknown) => setError(errorText(err, t)));
   }, [t]);

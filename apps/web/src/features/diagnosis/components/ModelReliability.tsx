@@ -33,9 +33,16 @@ export function ModelReliability({ label, rows }: { label: string; rows: Reliabi
         {pct(i[0])}–{pct(i[1])}
       </span>
     );
+  /** A dash on screen, 'no medido' for a screen reader (a plain span's aria-label is not read). */
+  const notMeasured = (
+    <>
+      <span aria-hidden="true">—</span>
+      <span className="visually-hidden">{t('diagnosis.custom.reliability.notMeasured')}</span>
+    </>
+  );
   const cell = (x: number | undefined, i?: Interval) =>
     x === undefined ? (
-      <span aria-label={t('diagnosis.custom.reliability.notMeasured')}>—</span>
+      notMeasured
     ) : (
       <>
         {pct(x)}
@@ -85,7 +92,7 @@ export function ModelReliability({ label, rows }: { label: string; rows: Reliabi
                 {refusal(r.set) ? (
                   <td className="text-end" colSpan={3}>
                     {r.refusedShare === undefined
-                      ? '—'
+                      ? notMeasured
                       : t('diagnosis.custom.reliability.refused', { value: pct(r.refusedShare) })}
                     {ci(r.refusedCi95)}
                     {/* of every photo of the set: wraps under the figure on a phone */}

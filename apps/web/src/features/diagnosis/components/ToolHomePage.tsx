@@ -25,6 +25,14 @@ export default function ToolHomePage() {
           {t('diagnosis.home.history')}
         </Link>
       </div>
+      <ul className="list-inline mt-3">
+        <li className="list-inline-item">
+          <Link to={ROUTES.tomatoCrops}>{t('diagnosis.home.diseases')}</Link>
+        </li>
+        <li className="list-inline-item">
+          <Link to={ROUTES.aboutTool}>{t('diagnosis.home.aboutTool')}</Link>
+        </li>
+      </ul>
     </article>
   );
 }
