@@ -240,6 +240,22 @@ test.describe('registration form', () => {
     await expect(message(page)).toContainText('ya está registrado');
   });
 
+  test('a malformed address is refused before the form is sent', async ({ page }) => {
+    await page.goto('/Create_account');
+    let sent = false;
+    page.on('request', (r) => {
+      if (r.url().includes('/api/Create_user/')) sent = true;
+    });
+    await fillRegistration(page, person({ email: 'juan@' }));
+    await form(page).getByRole('button', { name: 'Enviar' }).click();
+    await expect(message(page)).toHaveAttribute('data-state', 'danger');
+    await expect(message(page)).toHaveText(
+      'El correo electrónico no tiene un formato válido (ejemplo: nombre@dominio.com).',
+    );
+    await expect(form(page).getByLabel('Correo electrónico')).toBeFocused();
+    expect(sent).toBe(false);
+  });
+
   test('the whole journey: register, mail, log in, change password, log out, log in', async ({
     page,
   }) => {
@@ -431,6 +447,14 @@ test.describe('contact', () => {
     ).toBeVisible();
     await expect(page.getByText('Escribe el asunto de tu mensaje.')).toBeVisible();
     await expect(page.getByText('Escribe tu mensaje.')).toBeVisible();
+    // the page's own messages follow the language toggle
+    await page.getByTestId('language-toggle').click();
+    await expect(page.getByText('Enter your name.')).toBeVisible();
+    await expect(page.getByTestId('contact-message-area')).toHaveText(
+      'Please check the marked fields.',
+    );
+    await page.getByTestId('language-toggle').click();
+    await expect(page.getByText('Escribe tu nombre.')).toBeVisible();
     await page.getByLabel('Nombre').fill('<b>Ana</b> 😀');
     await page.getByLabel('Correo electrónico').fill('no-es-correo');
     await page.getByLabel('Asunto').fill("'; DROP TABLE contact_messages; --");

@@ -31,6 +31,14 @@ test.describe('diagnosis flow', () => {
     await expect(
       page.getByRole('complementary', { name: 'Cómo tomar la foto' }).getByRole('listitem'),
     ).toHaveCount(4);
+    // the disease pages and the tool's own page are one click away
+    await expect(page.getByRole('link', { name: 'Las enfermedades que reconoce' })).toHaveAttribute(
+      'href',
+      '/Tomato_crops',
+    );
+    await expect(
+      page.getByRole('link', { name: 'Cómo funciona y qué tan confiable es' }),
+    ).toHaveAttribute('href', '/About_DiAgroDL');
     await shot(page, 'diagnosis-home-es');
     await page.getByRole('link', { name: 'Iniciar diagnóstico' }).click();
 
@@ -200,7 +208,33 @@ test.describe('diagnosis flow', () => {
 
     // the history keeps the past diagnoses
     await page.goto('/Historial');
-    await expect(page.getByTestId('history-table').locator('tbody tr')).toHaveCount(2);
+    const historyRows = page.getByTestId('history-table').locator('tbody tr');
+    await expect(historyRows).toHaveCount(2);
+    // forgetting asks first: cancelled, nothing goes; one forgotten; then all
+    const dialog = page.getByRole('dialog', { name: 'Olvidar diagnósticos' });
+    await historyRows
+      .first()
+      .getByRole('button', { name: /^Olvidar/ })
+      .click();
+    await expect(dialog.getByTestId('forget-question')).toHaveText(
+      '¿Olvidar este diagnóstico? Se borra de tu historial con su miniatura y no se puede deshacer.',
+    );
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(historyRows).toHaveCount(2);
+    await historyRows
+      .first()
+      .getByRole('button', { name: /^Olvidar/ })
+      .click();
+    await dialog.getByRole('button', { name: 'Olvidar', exact: true }).click();
+    await expect(historyRows).toHaveCount(1);
+    await page.getByRole('button', { name: 'Olvidar todo' }).click();
+    await expect(dialog.getByTestId('forget-question')).toContainText(
+      '¿Olvidar todos tus diagnósticos?',
+    );
+    await dialog.getByRole('button', { name: 'Olvidar todo' }).click();
+    await expect(page.getByText('Aún no tienes diagnósticos guardados.')).toBeVisible();
+    expect(await (await page.request.get('/diagrodl/history/')).json()).toEqual([]);
   });
 
   test("a user never sees another user's images or rows", async ({ browser }) => {

@@ -19,7 +19,8 @@ export interface HealthReply {
   status: ApiStatus;
   database: { ok: boolean; kind: 'sqlite' | 'postgres' };
   maintenance: boolean;
-  models: { id: string; accuracy: number | null }[];
+  /** The loaded models, then those refused ('refused': the file and its card do not match). */
+  models: { id: string; accuracy: number | null; status?: 'loaded' | 'refused' }[];
   uptimeSeconds: number;
 }
 

@@ -49,11 +49,14 @@ function rememberedSession(): SessionReply | null {
 
 /**
  * Fired on window when the logged-in user deleted their account (detail: the user name): what
- * the app keeps of them on the device goes too (diagnosis/device/DeviceSync.tsx listens).
+ * the app keeps of them on the device goes too (diagnosis/device/DeviceSync.tsx listens), and so
+ * does the remembered session at once (a tab closed before 'Ir al inicio' would otherwise leave
+ * the installed app, opened offline, logged in as the deleted account).
  */
 export const ACCOUNT_DELETED = 'diagrodl:account-deleted';
 
 export function announceAccountDeleted(userName: string): void {
+  rememberSession(null);
   window.dispatchEvent(new CustomEvent<string>(ACCOUNT_DELETED, { detail: userName }));
 }
 

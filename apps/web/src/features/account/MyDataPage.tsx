@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ROUTES } from '@diagrodl/contracts';
+import { ConfirmDialog } from '@/components/ConfirmDialog.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { announceAccountDeleted, useSession } from '@/lib/session.tsx';
 import { accountApi } from './api.ts';
@@ -116,27 +116,17 @@ export default function MyDataPage() {
         </Form>
       </section>
 
-      <Modal
+      <ConfirmDialog
         show={asking}
-        onHide={() => setAsking(false)}
-        centered
-        aria-labelledby="my-data-dialog-title"
+        id="my-data-dialog-title"
+        title={t('account.myData.dialogTitle')}
+        cancel={t('account.myData.cancel')}
+        confirm={t('account.myData.dialogConfirm')}
+        onCancel={() => setAsking(false)}
+        onConfirm={() => void onDelete()}
       >
-        <Modal.Header closeButton>
-          <Modal.Title as="h2" className="h5" id="my-data-dialog-title">
-            {t('account.myData.dialogTitle')}
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>{t('account.myData.dialogText', { user: user?.userName ?? '' })}</Modal.Body>
-        <Modal.Footer>
-          <Button variant="secondary" onClick={() => setAsking(false)}>
-            {t('account.myData.cancel')}
-          </Button>
-          <Button variant="danger" onClick={() => void onDelete()}>
-            {t('account.myData.dialogConfirm')}
-          </Button>
-        </Modal.Footer>
-      </Modal>
+        {t('account.myData.dialogText', { user: user?.userName ?? '' })}
+      </ConfirmDialog>
     </section>
   );
 }

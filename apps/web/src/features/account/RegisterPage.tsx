@@ -10,12 +10,15 @@ import {
   ORGANISATION_TYPES,
   OTHER_COUNTRIES,
   PURPOSES_OF_USE,
+  REGISTRATION_SERVER_MESSAGES,
   ROUTES,
   type RegistrationField,
   type RegistrationPayload,
   countryName,
+  emailSchema,
   findCountry,
   licenceField,
+  localizeDetail,
   validateRegistration,
 } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
@@ -133,6 +136,18 @@ export default function RegisterPage() {
       setInvalid(result.field);
       setMessage({ state: 'danger', text: result.message });
       focus(result.field);
+      return;
+    }
+    // The specification leaves the address's format to the browser's email field, whose check
+    // this form turns off (noValidate) to show its own messages: the server's format rule, here,
+    // so a malformed address never reads 'Form validation successfully completed!!' first.
+    if (!emailSchema.safeParse(body.Email.trim()).success) {
+      setInvalid('Email');
+      setMessage({
+        state: 'danger',
+        text: localizeDetail(REGISTRATION_SERVER_MESSAGES.emailFormat, lang),
+      });
+      focus('Email');
       return;
     }
     setInvalid(null);

@@ -11,11 +11,16 @@ import {
   checkContact,
 } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
-import { ApiError, callApi, failureText } from '@/lib/api-client.ts';
+import { ApiError, callApi } from '@/lib/api-client.ts';
 
 const EMPTY: ContactBody = { name: '', email: '', subject: '', message: '' };
-type Errors = Partial<Record<ContactField, string>>;
-type Message = { variant: 'danger' | 'success'; text: string };
+/**
+ * A text the page shows: a translation key of its own (translated when shown, so it follows the
+ * language toggle) or the server's text as it came.
+ */
+type Shown = { key: string } | { text: string };
+type Errors = Partial<Record<ContactField, Shown>>;
+type Message = { variant: 'danger' | 'success' } & Shown;
 
 /** /Contact_us: for visitors and users alike. */
 export default function ContactPage() {
@@ -25,6 +30,7 @@ export default function ContactPage() {
   const [errors, setErrors] = useState<Errors>({});
   const [message, setMessage] = useState<Message | null>(null);
   const [busy, setBusy] = useState(false);
+  const show = (s: Shown) => ('key' in s ? t(s.key) : s.text);
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -32,9 +38,9 @@ export default function ContactPage() {
     const fields = Object.keys(problems) as ContactField[];
     if (fields.length) {
       setErrors(
-        Object.fromEntries(fields.map((f) => [f, t(`contact.errors.${f}.${problems[f]}`)])),
+        Object.fromEntries(fields.map((f) => [f, { key: `contact.errors.${f}.${problems[f]}` }])),
       );
-      setMessage({ variant: 'danger', text: t('contact.invalid') });
+      setMessage({ variant: 'danger', key: 'contact.invalid' });
       document.getElementById(`contact-${fields[0]}`)?.focus();
       return;
     }
@@ -45,9 +51,23 @@ export default function ContactPage() {
       setMessage({ variant: 'success', text: reply.detail });
       setForm(EMPTY);
     } catch (err) {
-      const body = err instanceof ApiError ? (err.body as { errors?: Errors } | null) : null;
-      if (body?.errors) setErrors(body.errors);
-      setMessage({ variant: 'danger', text: failureText(err, t('contact.network')) });
+      const body =
+        err instanceof ApiError
+          ? (err.body as { errors?: Partial<Record<ContactField, string>> } | null)
+          : null;
+      if (body?.errors) {
+        const serverErrors = body.errors;
+        setErrors(
+          Object.fromEntries(
+            Object.entries(serverErrors).map(([f, text]) => [f, { text: String(text) }]),
+          ),
+        );
+      }
+      setMessage(
+        err instanceof ApiError && err.status !== 0
+          ? { variant: 'danger', text: err.detail }
+          : { variant: 'danger', key: 'contact.network' },
+      );
     } finally {
       setBusy(false);
     }
@@ -60,12 +80,14 @@ export default function ContactPage() {
     isInvalid: !!errors[name],
     'aria-describedby': errors[name] ? `contact-${name}-error` : undefined,
   });
-  const feedback = (name: ContactField) =>
-    errors[name] ? (
+  const feedback = (name: ContactField) => {
+    const error = errors[name];
+    return error ? (
       <Form.Control.Feedback type="invalid" id={`contact-${name}-error`}>
-        {errors[name]}
+        {show(error)}
       </Form.Control.Feedback>
     ) : null;
+  };
 
   return (
     <section className="mx-auto" style={{ maxWidth: 640 }}>
@@ -92,7 +114,7 @@ export default function ContactPage() {
         <div role="status" aria-live="polite" className="mb-3" data-testid="contact-message-area">
           {message && (
             <Alert variant={message.variant} className="mb-0" style={{ overflowWrap: 'anywhere' }}>
-              {message.text}
+              {show(message)}
             </Alert>
           )}
         </div>

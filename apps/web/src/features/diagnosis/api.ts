@@ -43,4 +43,5 @@ export const diagnosisApi = {
   deleteRows: () => callApi(E.deleteRows, { body: form({ image: 'image', report: 'yes' }) }),
   history: () => callApi(E.history),
   removeHistory: (id: number) => callApi(E.deleteHistoryItem, { params: { id } }),
+  clearHistory: () => callApi(E.clearHistory),
 };

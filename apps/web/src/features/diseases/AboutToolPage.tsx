@@ -20,13 +20,21 @@ import { ToolIconLink } from './components/ToolIconLink.tsx';
 type ModelsState =
   { status: 'loading' } | { status: 'error' } | { status: 'ok'; models: HealthReply['models'] };
 
-/** The models the server has loaded and their measured test accuracy (GET /api/health). */
+/**
+ * The models the server has loaded and their measured test accuracy (GET /api/health, which
+ * lists the refused ones too: they are not offered, so not shown).
+ */
 function useLoadedModels(): ModelsState {
   const [state, setState] = useState<ModelsState>({ status: 'loading' });
   useEffect(() => {
     let alive = true;
     callApi(ENDPOINTS.health).then(
-      (reply) => alive && setState({ status: 'ok', models: reply.models ?? [] }),
+      (reply) =>
+        alive &&
+        setState({
+          status: 'ok',
+          models: (reply.models ?? []).filter((m) => m.status !== 'refused'),
+        }),
       () => alive && setState({ status: 'error' }),
     );
     return () => {

@@ -5,6 +5,7 @@ import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { HISTORY_LIMIT, type HistoryItem, ROUTES } from '@diagrodl/contracts';
+import { ConfirmDialog } from '@/components/ConfirmDialog.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { currentLanguage, LOCALE_TAG } from '@/lib/i18n.ts';
 import { useOnline } from '@/lib/online.ts';
@@ -16,10 +17,14 @@ import { probabilityText } from '../format.ts';
 import { outcomeLabel, outcomeOf } from '../outcome.ts';
 import { errorText } from './errors.ts';
 
+/** What the confirmation dialog asks about: one diagnosis, or all of them. */
+type Forget = { row: HistoryItem | DeviceRow } | 'all';
+
 /**
  * Past diagnoses (beyond the specification), newest first: first those made on this device and
  * not yet sent ('en este dispositivo'), then the server's history (each device diagnosis once:
- * a sent one is shown from the server).
+ * a sent one is shown from the server). 'Olvidar' forgets one and 'Olvidar todo' every one (also
+ * those past the page's limit), each after a confirmation.
  */
 export default function HistoryPage() {
   const { t } = useTranslation();
@@ -27,6 +32,8 @@ export default function HistoryPage() {
   const online = useOnline();
   const [serverRows, setServerRows] = useState<HistoryItem[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [forget, setForget] = useState<Forget | null>(null);
+  const [busy, setBusy] = useState(false);
   const language = currentLanguage();
   const locale = LOCALE_TAG[language];
   const { photos } = useDevicePhotos();
@@ -62,17 +69,26 @@ export default function HistoryPage() {
   const rows: (HistoryItem | DeviceRow)[] | null =
     serverRows === null || photos === null ? null : [...deviceRows, ...serverRows];
 
-  const remove = async (row: HistoryItem | DeviceRow) => {
+  const confirmForget = async () => {
+    if (!forget || busy) return;
+    setBusy(true);
     try {
-      if ('device' in row) {
-        await deleteDevicePhotos([row.device.id]);
-        return;
+      if (forget === 'all') {
+        // the server's whole history first (an error leaves the device's rows as they are)
+        await diagnosisApi.clearHistory();
+        await deleteDevicePhotos(deviceRows.map((r) => r.device.id));
+      } else if ('device' in forget.row) {
+        await deleteDevicePhotos([forget.row.device.id]);
+      } else {
+        await diagnosisApi.removeHistory(forget.row.id);
       }
-      const id = row.id;
-      await diagnosisApi.removeHistory(id);
-      await load();
+      setError(null);
     } catch (err) {
       setError(errorText(err, t));
+    } finally {
+      setForget(null);
+      setBusy(false);
+      await load();
     }
   };
 
@@ -91,6 +107,13 @@ export default function HistoryPage() {
         </Alert>
       )}
       {rows && rows.length === 0 && <p>{t('diagnosis.history.empty')}</p>}
+      {rows && rows.length > 0 && (
+        <p>
+          <Button variant="outline-danger" onClick={() => setForget('all')}>
+            {t('diagnosis.history.removeAll')}
+          </Button>
+        </p>
+      )}
       {serverRows && serverRows.length >= HISTORY_LIMIT && (
         <p className="small text-body-secondary" data-testid="history-limited">
           {t('diagnosis.history.limited', { n: HISTORY_LIMIT })}
@@ -149,7 +172,7 @@ export default function HistoryPage() {
                 <td>{probabilityText(r.probability, locale)}</td>
                 <td>{r.modelLabel}</td>
                 <td>
-                  <Button size="sm" variant="outline-danger" onClick={() => void remove(r)}>
+                  <Button size="sm" variant="outline-danger" onClick={() => setForget({ row: r })}>
                     {t('diagnosis.history.remove')}
                     <span className="visually-hidden">: {r.name_img}</span>
                   </Button>
@@ -162,6 +185,25 @@ export default function HistoryPage() {
       <Link className="btn btn-success" to={ROUTES.custom}>
         {t('diagnosis.history.start')}
       </Link>
+      <ConfirmDialog
+        show={forget !== null}
+        id="forget-dialog-title"
+        title={t('diagnosis.history.confirmTitle')}
+        cancel={t('diagnosis.history.cancel')}
+        confirm={
+          forget === 'all' ? t('diagnosis.history.removeAll') : t('diagnosis.history.remove')
+        }
+        busy={busy}
+        onCancel={() => setForget(null)}
+        onConfirm={() => void confirmForget()}
+      >
+        <p className="mb-0" data-testid="forget-question">
+          {forget === 'all' ? t('diagnosis.history.confirmAll') : t('diagnosis.history.confirmOne')}
+        </p>
+        {forget && forget !== 'all' && (
+          <p className="small text-body-secondary mb-0">{forget.row.name_img}</p>
+        )}
+      </ConfirmDialog>
     </section>
   );
 }

@@ -12,7 +12,6 @@ import {
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '@/lib/i18n.ts';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -24,6 +23,7 @@ import {
   UPLOAD_MESSAGES,
   UPLOAD_MESSAGES_EN,
 } from '@diagrodl/contracts';
+import { ConfirmDialog } from '@/components/ConfirmDialog.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { diagnosisApi } from '../api.ts';
 import { DeviceReadiness } from '../device/DeviceReadiness.tsx';
@@ -523,40 +523,22 @@ export default function UploadPage() {
         onCancel={() => setToCrop(null)}
         onCropped={(f) => void onCropped(f)}
       />
-      <Modal
+      <ConfirmDialog
         show={toRemove !== null || keptToRemove !== null}
-        onHide={() => {
+        id="remove-dialog-title"
+        title={t('diagnosis.upload.confirmTitle')}
+        cancel={t('diagnosis.upload.cancel')}
+        confirm={t('diagnosis.upload.confirm')}
+        onCancel={() => {
           setToRemove(null);
           setKeptToRemove(null);
         }}
-        centered
-        aria-labelledby="remove-dialog-title"
+        onConfirm={() => void confirmRemove()}
       >
-        <Modal.Header closeButton>
-          <Modal.Title as="h2" className="h5" id="remove-dialog-title">
-            {t('diagnosis.upload.confirmTitle')}
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          <p className="mb-0">{uploadMessages().confirmRemove}</p>
-          {toRemove && <p className="small text-body-secondary mb-0">{toRemove.name_img}</p>}
-          {keptToRemove && <p className="small text-body-secondary mb-0">{keptToRemove.name}</p>}
-        </Modal.Body>
-        <Modal.Footer>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              setToRemove(null);
-              setKeptToRemove(null);
-            }}
-          >
-            {t('diagnosis.upload.cancel')}
-          </Button>
-          <Button variant="danger" onClick={() => void confirmRemove()}>
-            {t('diagnosis.upload.confirm')}
-          </Button>
-        </Modal.Footer>
-      </Modal>
+        <p className="mb-0">{uploadMessages().confirmRemove}</p>
+        {toRemove && <p className="small text-body-secondary mb-0">{toRemove.name_img}</p>}
+        {keptToRemove && <p className="small text-body-secondary mb-0">{keptToRemove.name}</p>}
+      </ConfirmDialog>
     </section>
   );
 }
