@@ -14,6 +14,7 @@ import { ModelWorker } from './worker/model-worker.ts';
 import { accountsModule } from './modules/accounts/index.ts';
 import { authModule } from './modules/auth/index.ts';
 import { contactModule } from './modules/contact/index.ts';
+import type { ContactRetry } from './modules/contact/contact.service.ts';
 import { diagnosisModule } from './modules/diagnosis/index.ts';
 import type { RunnerOptions } from './modules/diagnosis/identification-runner.ts';
 import { healthModule } from './modules/health/index.ts';
@@ -24,7 +25,7 @@ import { UserRepository } from './modules/users/user.repository.ts';
 import type { Platform } from './platform.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { localizeReply, setErrorReplies } from './plugins/errors.ts';
-import { registerSpa } from './plugins/spa.ts';
+import { API_PREFIXES, registerSpa } from './plugins/spa.ts';
 
 export interface App {
   server: FastifyInstance;
@@ -36,12 +37,24 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** A request URL's path with its %-escapes decoded (as it was when one is broken). */
+function decodedPath(url: string): string {
+  const pathOnly = url.split('?')[0] ?? url;
+  try {
+    return decodeURIComponent(pathOnly);
+  } catch {
+    return pathOnly;
+  }
+}
+
 /** The composition root: everything the server is, built from one Config. */
 export interface AppOptions {
   /** Diagnosis tuning (tests shorten the claim lifetime and pause runs between chunks). */
   diagnosis?: RunnerOptions;
   /** Where the log goes instead of stdout (tests read it). */
   logStream?: NodeJS.WritableStream;
+  /** How often contact messages whose mail failed are tried again (tests shorten it). */
+  contactRetry?: ContactRetry;
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
@@ -101,8 +114,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   if (config.maintenance) {
     server.addHook('onRequest', async (request, reply) => {
-      const url = request.url;
-      if (url.startsWith('/api/') || url.startsWith('/diagrodl/')) {
+      // the route the router matched (it decodes %-escapes: /%61pi/ is /api/), else the path
+      const target = request.routeOptions.url ?? decodedPath(request.url);
+      if (API_PREFIXES.some((prefix) => target.startsWith(prefix))) {
         return reply
           .code(503)
           .header('Retry-After', '3600')
@@ -149,7 +163,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await server.register(diagnosisModule, { ...platform, models, runner: options.diagnosis });
   await server.register(authModule, platform);
   await server.register(accountsModule, platform);
-  await server.register(contactModule, platform);
+  await server.register(contactModule, { ...platform, retry: options.contactRetry });
 
   await registerSpa(server, {
     webDist: config.webDist,

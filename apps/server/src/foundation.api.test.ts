@@ -126,7 +126,16 @@ describe('maintenance mode', () => {
   it('answers every API call with 503 and the maintenance detail, and flags the SPA', async () => {
     const s = await startTestServer('sqlite', { MAINTENANCE: '1', WEB_DIST: fakeWeb });
     try {
-      for (const url of ['/api/session/', '/api/health', '/diagrodl/posts/']) {
+      // %-escaped paths reach the same routes, and so does the media folder
+      for (const url of [
+        '/api/session/',
+        '/api/health',
+        '/diagrodl/posts/',
+        '/%61pi/session/',
+        '/%64iagrodl/posts/',
+        '/media/reports/abc.pdf',
+        '/api/no-such-call',
+      ]) {
         const res = await fetch(`${s.baseUrl}${url}`);
         expect(res.status, url).toBe(503);
         expect(await json(res)).toEqual({
@@ -134,6 +143,13 @@ describe('maintenance mode', () => {
           detail: 'Website currently in maintenance',
         });
       }
+      // nothing is written: a registration through an escaped path is refused too
+      const register = await fetch(`${s.baseUrl}/%61pi/Create_user/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(register.status).toBe(503);
       const html = await (await fetch(`${s.baseUrl}/About`)).text();
       expect(html).toContain('"maintenance":true');
     } finally {

@@ -409,8 +409,10 @@ export const ENDPOINTS = {
   makeReport: {
     method: 'GET',
     path: '/diagrodl/posts_makereport/',
-    summary: 'Build the PDF report of the identified photos; answers its URL.',
+    summary:
+      "Build the PDF report of the identified photos; answers its URL. An optional `tz` (an IANA time zone such as 'America/Mexico_City', the browser's) sets the zone of the report's date; without it, or with one the server does not know, UTC.",
     access: 'user',
+    query: z.object({ tz: optionalText }),
     reply: reply<ReportReply>(),
   },
   deleteRows: {

@@ -323,7 +323,10 @@ async function writeArchive(
   const zip = new yazl.ZipFile();
   const zipFailed = new Promise<never>((_, reject) => zip.on('error', reject));
   zipFailed.catch(() => undefined); // raced below; never unhandled
-  const written = pipeline(zip.outputStream, fs.createWriteStream(partial, { flags: 'wx' }));
+  const written = pipeline(
+    zip.outputStream,
+    fs.createWriteStream(partial, { flags: 'wx', mode: 0o600 }),
+  );
   written.catch(() => undefined);
   const files: FileEntry[] = [];
 

@@ -224,6 +224,8 @@ describe('backup and restore', { timeout: 240_000 }, () => {
     expect(fs.readdirSync(work).filter((f) => f.includes('while-running'))).toEqual([
       'while-running.zip',
     ]);
+    // it holds the session secret and every account: readable by its owner only
+    expect(fs.statSync(out).mode & 0o777).toBe(0o600);
 
     const { manifest, entries, dbFile } = await checkArchive(out, work);
     expect(manifest).toMatchObject({ format: 'diagrodl-backup', version: 1 });

@@ -48,12 +48,21 @@ export async function openDatabase(database: Config['database']): Promise<Db> {
     const pool = new pg.Pool({
       connectionString: url.toString(),
       max: 10,
+      // a server that does not answer (a firewall, a partition) fails a request, not hangs it
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
-    if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(kysely);
     dialect = 'postgres';
     describe = `postgres:${url.host}${url.pathname}${schema ? `#${schema}` : ''}`;
+    if (schema) {
+      try {
+        await ensureSchema(kysely as unknown as Kysely<unknown>, schema);
+      } catch (err) {
+        await kysely.destroy();
+        throw err;
+      }
+    }
   }
   try {
     await migrateToLatest(kysely as unknown as Kysely<unknown>, dialect);
@@ -69,6 +78,27 @@ export async function openDatabase(database: Config['database']): Promise<Db> {
   };
 }
 
+/** How long a new PostgreSQL connection may take before the request that needs it fails. */
+const PG_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * Creates the DATABASE_URL's schema when it is missing. An existing one is only looked up:
+ * PostgreSQL checks CREATE on the database before IF NOT EXISTS, so a role that was given its
+ * schema but not that right could not start otherwise; and a server starting beside another one
+ * that creates it at the same moment takes the other's.
+ */
+async function ensureSchema(db: Kysely<unknown>, schema: string): Promise<void> {
+  const found = await sql`select 1 from pg_namespace where nspname = ${schema}`.execute(db);
+  if (found.rows.length > 0) return;
+  try {
+    await sql`create schema ${sql.id(schema)}`.execute(db);
+  } catch (err) {
+    // 42P06 duplicate_schema; 23505 unique_violation (pg_namespace's index, in a race)
+    const code = (err as { code?: string }).code;
+    if (code !== '42P06' && code !== '23505') throw err;
+  }
+}
+
 /** Like libpq: a PostgreSQL URL without a user name uses PGUSER or the operating-system account. */
 export function withDefaultUser(connectionString: string): URL {
   const url = new URL(connectionString);
@@ -76,12 +106,22 @@ export function withDefaultUser(connectionString: string): URL {
   return url;
 }
 
-/** A cheap round trip used by the health check. */
-export async function pingDatabase(db: Db): Promise<boolean> {
+/** How long the health check waits for the database's answer. */
+const PING_TIMEOUT_MS = 3_000;
+
+/** A cheap round trip used by the health check: false when it fails or takes over 3 s. */
+export async function pingDatabase(db: Db, timeoutMs = PING_TIMEOUT_MS): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const answer = sql`select 1`.execute(db.kysely).then(
+    () => true,
+    () => false,
+  );
   try {
-    await sql`select 1`.execute(db.kysely);
-    return true;
-  } catch {
-    return false;
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -304,6 +304,19 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    // When a contact message's mail was last tried: one whose mail failed (mailed = 0) is tried
+    // again later by one server process at a time. Rows from before have none: tried at once.
+    '0008_contact_mail_attempt': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .alterTable('contact_messages')
+          .addColumn('mail_attempted_at', 'text')
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable('contact_messages').dropColumn('mail_attempted_at').execute();
+      },
+    },
   };
 }
 

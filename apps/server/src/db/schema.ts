@@ -53,6 +53,8 @@ export interface ContactMessagesTable {
   user_id: number | null;
   created_at: string;
   mailed: number;
+  /** When its mail was last tried (ISO); null for rows from before migration 0008. */
+  mail_attempted_at: string | null;
 }
 
 /** Fixed-window counters (failed logins, mail-sending requests) keyed by bucket. */

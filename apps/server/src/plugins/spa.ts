@@ -4,7 +4,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { ALL_ROUTE_PATHS, type AppRuntimeConfig, SERVER_MESSAGES } from '@diagrodl/contracts';
 
-const API_PREFIXES = ['/api/', '/diagrodl/', '/media/'];
+/** The paths the server answers itself (calls and media), never with the app's page. */
+export const API_PREFIXES = ['/api/', '/diagrodl/', '/media/'];
 
 /** JSON for a <script type="application/json"> block: '<' escaped so it cannot close the tag. */
 function inlineJson(value: unknown): string {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { CSRF_COOKIE } from '@diagrodl/contracts';
-import { type App, buildApp } from '../app.ts';
+import { type App, type AppOptions, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { withDefaultUser } from '../db/database.ts';
 
@@ -60,6 +60,7 @@ export interface TestServer {
 export async function startTestServer(
   kind: 'sqlite' | 'postgres',
   env: Record<string, string> = {},
+  options: AppOptions = {},
 ): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-test-'));
   let schema: string | undefined;
@@ -74,7 +75,7 @@ export async function startTestServer(
     ...(schema ? { DATABASE_URL: `${PG_URL}?schema=${schema}` } : {}),
     ...env,
   });
-  const app = await buildApp(config);
+  const app = await buildApp(config, options);
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

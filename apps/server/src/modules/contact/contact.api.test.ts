@@ -1,7 +1,15 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CONTACT_MESSAGES, CONTACT_REPLY } from '@diagrodl/contracts';
-import { Browser, describeEachDatabase, json, type TestServer } from '../../testing/harness.ts';
+import {
+  Browser,
+  describeEachDatabase,
+  json,
+  postgresOrSkip,
+  startTestServer,
+  type TestServer,
+} from '../../testing/harness.ts';
 import { createUserDirect } from '../../testing/users.ts';
 import { mailsTo } from '../../testing/mail-reader.ts';
 
@@ -188,3 +196,43 @@ describeEachDatabase(
   },
   { TRUST_PROXY: '1', CONTACT_TO },
 );
+
+for (const kind of ['sqlite', 'postgres'] as const) {
+  describe(`contact mail tried again [${kind}]`, () => {
+    it('a message whose mail failed is mailed on a later try, once', async () => {
+      if (kind === 'postgres' && !(await postgresOrSkip('the contact retry test'))) return;
+      const s = await startTestServer(
+        kind,
+        { TRUST_PROXY: '1', CONTACT_TO },
+        { contactRetry: { everyMs: 100, afterMs: 0 } },
+      );
+      try {
+        // the mail cannot be written (the outbox is a file, not a folder): the mail fails
+        const outbox = path.join(s.dataDir, 'outbox');
+        fs.rmSync(outbox, { recursive: true, force: true });
+        fs.writeFileSync(outbox, 'no folder here');
+        const { send } = await tab(s);
+        const body = message({ subject: `Reintento ${kind} ${seq}` });
+        expect(await json(await send(body))).toEqual({ status: 'OK', detail: CONTACT_REPLY.sent });
+        const first = await stored(s, body.subject);
+        expect(first.mailed).toBe(0);
+        // tried again while it still fails: kept, its last try moves on
+        await expect
+          .poll(async () => (await stored(s, body.subject)).mail_attempted_at, { timeout: 15_000 })
+          .not.toBe(first.mail_attempted_at);
+        expect((await stored(s, body.subject)).mailed).toBe(0);
+        // the mail works again: the next try sends it, and only once
+        fs.rmSync(outbox);
+        await expect
+          .poll(async () => (await stored(s, body.subject)).mailed, { timeout: 15_000 })
+          .toBe(1);
+        const mails = mailsTo(outbox, CONTACT_TO).filter((m) => m.subject.endsWith(body.subject));
+        expect(mails).toHaveLength(1);
+        expect(mails[0]!.replyTo).toContain('ana@example.com');
+        expect(mails[0]!.text).toContain('(visitante sin sesión)');
+      } finally {
+        await s.app.close();
+      }
+    });
+  });
+}

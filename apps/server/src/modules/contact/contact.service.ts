@@ -10,9 +10,26 @@ import { nowIso } from '../../lib/tokens.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { UserRepository } from '../users/user.repository.ts';
 import { RATE_RULES, type RateLimiter } from '../../lib/rate-limit/rate-limiter.ts';
-import type { ContactRepository } from './contact.repository.ts';
+import type { ContactMessage, ContactRepository } from './contact.repository.ts';
 
-/** Contact messages from visitors and users: checked, stored, then mailed to CONTACT_TO. */
+/** How often the server looks for contact messages whose mail failed, and tries them again. */
+export interface ContactRetry {
+  /** How often it looks. */
+  everyMs: number;
+  /** How long after the last try a message is tried again. */
+  afterMs: number;
+}
+
+export const CONTACT_RETRY: ContactRetry = { everyMs: 5 * 60_000, afterMs: 5 * 60_000 };
+
+/** How many messages one look tries at most (the next look takes the rest). */
+const RETRY_BATCH = 20;
+
+/**
+ * Contact messages from visitors and users: checked, stored, then mailed to CONTACT_TO. A message
+ * whose mail fails (the mail server down) stays stored and is mailed again later
+ * (`resendUnmailed`), so that every message reaches the provider.
+ */
 export class ContactService {
   constructor(
     private readonly deps: {
@@ -45,26 +62,55 @@ export class ContactService {
       user_id: ctx.userId,
       created_at: nowIso(),
     });
-    const user = ctx.userId == null ? undefined : await this.deps.users.findById(ctx.userId);
+    await this.mail({ id, name, email, subject, message, user_id: ctx.userId });
+    return CONTACT_REPLY.sent;
+  }
+
+  /**
+   * Mails again the stored messages whose mail failed and was last tried at least
+   * `retry.afterMs` ago (each claimed first, so that one process mails it); how many went.
+   */
+  async resendUnmailed(retry: ContactRetry = CONTACT_RETRY): Promise<number> {
+    const now = Date.now();
+    const due = await this.deps.contacts.claimUnmailed(
+      new Date(now - retry.afterMs).toISOString(),
+      new Date(now).toISOString(),
+      RETRY_BATCH,
+    );
+    let sent = 0;
+    for (const row of due) if (await this.mail(row)) sent++;
+    if (sent) this.deps.log.info({ sent }, 'contact messages mailed on a later try');
+    return sent;
+  }
+
+  /** Mails one stored message to CONTACT_TO; false (logged, the row kept unmailed) on failure. */
+  private async mail(
+    row: Pick<ContactMessage, 'id' | 'name' | 'email' | 'subject' | 'message' | 'user_id'>,
+  ): Promise<boolean> {
+    const user = row.user_id == null ? undefined : await this.deps.users.findById(row.user_id);
     try {
       await this.deps.mailer.send({
         to: this.deps.contactTo,
-        replyTo: email,
-        subject: `[${TOOL} contacto #${id}] ${subject}`,
+        replyTo: row.email,
+        subject: `[${TOOL} contacto #${row.id}] ${row.subject}`,
         text: [
-          `Nombre: ${name}`,
-          `Correo: ${email}`,
+          `Nombre: ${row.name}`,
+          `Correo: ${row.email}`,
           `Usuario: ${user ? user.user_name : '(visitante sin sesión)'}`,
-          `Asunto: ${subject}`,
+          `Asunto: ${row.subject}`,
           '',
-          message,
+          row.message,
         ].join('\n'),
       });
-      await this.deps.contacts.markMailed(id);
+      await this.deps.contacts.markMailed(row.id);
+      return true;
     } catch (err) {
-      // The message is stored (mailed = 0): nothing is lost; the log says what to look at.
-      this.deps.log.error({ err, contactMessageId: id }, 'contact mail failed; message kept');
+      // The message stays stored (mailed = 0) and is tried again later (resendUnmailed).
+      this.deps.log.error(
+        { err, contactMessageId: row.id },
+        'contact mail failed; message kept, to be tried again',
+      );
+      return false;
     }
-    return CONTACT_REPLY.sent;
   }
 }

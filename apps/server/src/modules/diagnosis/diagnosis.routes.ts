@@ -108,6 +108,7 @@ export function diagnosisRoutes(
         userIdOf(request),
         publicBase(request, deps.publicUrl),
         pageLanguage(request),
+        request.query.tz,
       );
     });
 

@@ -39,7 +39,9 @@ export const diagnosisApi = {
     const blob = await res.blob();
     return new File([blob], name, { type: blob.type });
   },
-  makeReport: () => callApi(E.makeReport),
+  // the report's date in the user's own time zone
+  makeReport: () =>
+    callApi(E.makeReport, { query: { tz: Intl.DateTimeFormat().resolvedOptions().timeZone } }),
   deleteRows: () => callApi(E.deleteRows, { body: form({ image: 'image', report: 'yes' }) }),
   history: () => callApi(E.history),
   removeHistory: (id: number) => callApi(E.deleteHistoryItem, { params: { id } }),

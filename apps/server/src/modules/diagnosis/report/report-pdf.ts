@@ -46,6 +46,8 @@ export interface ReportInput {
   productName: string;
   userName: string;
   date: Date;
+  /** The IANA time zone the date is written in, with the zone's name (default UTC). */
+  timeZone?: string;
   language: 'es' | 'en';
   models: { label: string; accuracy: number | null }[];
   images: ReportImage[];
@@ -153,6 +155,16 @@ const GREEN = '#2e7d32';
 const GREY = '#555555';
 
 /** Renders the report; resolves with the PDF bytes. */
+/** `zone` when it is a time zone this server's Intl knows, else undefined. */
+export function knownTimeZone(zone: string | undefined): string | undefined {
+  if (!zone) return undefined;
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
 export function renderDiagnosisReport(input: ReportInput): Promise<Buffer> {
   const t = TEXT[input.language];
   const doc = new PDFDocument({
@@ -193,7 +205,15 @@ export function renderDiagnosisReport(input: ReportInput): Promise<Buffer> {
   line(t.user, input.userName);
   line(
     t.date,
-    new Intl.DateTimeFormat(t.locale, { dateStyle: 'long', timeStyle: 'short' }).format(input.date),
+    new Intl.DateTimeFormat(t.locale, {
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: knownTimeZone(input.timeZone) ?? 'UTC',
+      timeZoneName: 'short',
+    }).format(input.date),
   );
   for (const m of input.models) {
     line(

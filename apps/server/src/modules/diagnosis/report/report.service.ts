@@ -24,8 +24,16 @@ export class ReportService {
     private readonly models: Pick<ModelWorker, 'accuracy' | 'list' | 'thumbnail'>,
   ) {}
 
-  /** `asked`: the page's language when the request names one; else the account's. */
-  async makeReport(userId: number, baseUrl: string, asked?: 'es' | 'en'): Promise<ReportReply> {
+  /**
+   * `asked`: the page's language when the request names one; else the account's. `timeZone`: the
+   * browser's, for the report's date (UTC when absent or unknown).
+   */
+  async makeReport(
+    userId: number,
+    baseUrl: string,
+    asked?: 'es' | 'en',
+    timeZone?: string,
+  ): Promise<ReportReply> {
     const rows = await this.repo.listDone(userId);
     const usable = rows.filter(hasClassLabel);
     if (!usable.length) throw new HttpError(400, M.noRows);
@@ -58,6 +66,7 @@ export class ReportService {
       productName: TOOL,
       userName: user?.userName ?? String(userId),
       date: new Date(),
+      timeZone,
       language,
       // the models as the server has them now, as their accuracy (the ensemble with its members)
       models: models.map((id) => ({
