@@ -15,3 +15,11 @@ function csvCell(cell: CsvCell | boolean): string {
 export function toCsv(rows: readonly (readonly (CsvCell | boolean)[])[]): string {
   return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
+
+/**
+ * A CSV file's text: toCsv's after a UTF-8 byte-order mark, without which spreadsheets (Excel)
+ * read the file as ANSI and show "LÃ¡mina" for "Lámina". For files offered for download.
+ */
+export function toCsvFile(rows: readonly (readonly (CsvCell | boolean)[])[]): string {
+  return `\uFEFF${toCsv(rows)}`;
+}

@@ -14,7 +14,7 @@ import {
   TOOL,
   className,
   isClassId,
-  toCsv,
+  toCsvFile,
 } from '@diagrodl/contracts';
 import type { UserFolder } from '../users/user-data.ts';
 import type { UserRows } from './account-data.repository.ts';
@@ -40,7 +40,7 @@ type Cell = CsvCell | boolean;
 
 /** A CSV file with a UTF-8 byte-order mark, so that spreadsheets read its accents. */
 const csvFile = (header: readonly string[], rows: readonly (readonly Cell[])[]): string =>
-  `\uFEFF${toCsv([header, ...rows])}`;
+  toCsvFile([header, ...rows]);
 
 interface TopClass {
   label: string;

@@ -30,7 +30,10 @@ export default function ConverterPage() {
   const id = useId();
   const { state, dispatch, files } = useDesign(DESIGN);
   const labels = useExportLabels('converter');
-  const exports = useReportExport(KIND, [], { rowsLeftOut: t('converter.pdf.rowsLeftOut') });
+  const exports = useReportExport(KIND, [], {
+    rowsLeftOut: t('converter.pdf.rowsLeftOut'),
+    blocksLeftOut: t('converter.pdf.blocksLeftOut'),
+  });
   const { alert } = state;
 
   const computed = check(state);

@@ -2,7 +2,7 @@
 import { MAINLINE_PIPE_TYPES, STATUS_HERE, resolveMainlinePipeType } from '@diagrodl/hydraulics';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
-import type { Figure, Report } from '../shared/report.ts';
+import { reportedFields, type Cell, type Figure, type Report } from '../shared/report.ts';
 import type { Translate } from '../shared/translate.ts';
 import type { State } from './state.ts';
 
@@ -52,19 +52,20 @@ export function mainlineReport(state: State, t: Translate, lang: Language): Repo
   const field = (key: string) => t(`irrigation.mainline.fields.${key}`);
   const number = (value: number | null | undefined) =>
     value === null || value === undefined ? '' : value;
+  // The pressure the totals were made with (the field may have changed since); as typed without.
+  const pressure: Cell = totals
+    ? {
+        csv: totals.initialPressure,
+        pdf: formatNumber(totals.initialPressure, lang, { maximumFractionDigits: 6 }),
+      }
+    : state.initialPressure;
   return {
     title: t('irrigation.mainline.title'),
     blocks: [
       {
         kind: 'figures',
         heading: t('irrigation.pdf.inputs'),
-        figures: [
-          {
-            label: t('irrigation.mainline.initialPressure'),
-            value: state.initialPressure,
-            unit: 'm',
-          },
-        ],
+        figures: [{ label: t('irrigation.mainline.initialPressure'), value: pressure, unit: 'm' }],
       },
       {
         kind: 'table',
@@ -80,17 +81,21 @@ export function mainlineReport(state: State, t: Translate, lang: Language): Repo
           { label: field('hf'), pdfLabel: 'Hf (m)', digits: 3 },
           { label: t('irrigation.status') },
         ],
-        rows: sections.map((s, i) => [
-          { csv: i + 1, pdf: String(i + 1) },
-          { csv: s.raw.pipeType, pdf: pipeLabel(s.raw.pipeType, lang) },
-          s.raw.nominalDiameter,
-          { csv: s.input?.flow ?? s.raw.flow, pdf: s.raw.flow },
-          { csv: s.input?.length ?? s.raw.length, pdf: s.raw.length },
-          { csv: s.input?.slope ?? s.raw.slope, pdf: s.raw.slope },
-          number(s.result?.velocity),
-          number(s.result?.hf),
-          s.result?.message ?? STATUS_HERE,
-        ]),
+        // a calculated section's inputs are those its result came from (not the fields edited since)
+        rows: sections.map((s, i) => {
+          const raw = reportedFields(s);
+          return [
+            { csv: i + 1, pdf: String(i + 1) },
+            { csv: raw.pipeType, pdf: pipeLabel(raw.pipeType, lang) },
+            raw.nominalDiameter,
+            { csv: s.input?.flow ?? raw.flow, pdf: raw.flow },
+            { csv: s.input?.length ?? raw.length, pdf: raw.length },
+            { csv: s.input?.slope ?? raw.slope, pdf: raw.slope },
+            number(s.result?.velocity),
+            number(s.result?.hf),
+            s.result?.message ?? STATUS_HERE,
+          ];
+        }),
         maxRows: 20,
       },
       ...(totals

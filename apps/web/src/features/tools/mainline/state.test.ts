@@ -74,6 +74,22 @@ describe('main-line state', () => {
     expect(run(typed(), { type: 'calculate', key: typed().sections[0]!.key }).totals).toBeNull();
   });
 
+  it('the EPANET export calculates the sections again, and the totals follow them', () => {
+    let s = run(typed(), { type: 'totals' });
+    const key = s.sections[1]!.key;
+    const before = s.totals!.hfTotal;
+    s = run(s, { type: 'raw', key, field: 'flow', value: '11' }, { type: 'epanet' });
+    expect(s.exportMessage).toBeNull();
+    expect(s.sections[1]!.input!.flow).toBe(11);
+    const hf = s.sections.map((x) => x.result!.hf!);
+    expect(s.totals?.hfTotal).toBeCloseTo(hf[0]! + hf[1]!, 12);
+    expect(s.totals?.hfTotal).not.toBeCloseTo(before, 6);
+    expect(s.totals?.initialPressure).toBe(40);
+    expect(pressureProfile(s).at(-1)!.y).toBeCloseTo(s.totals!.endPressure, 12);
+    // Without totals there are none to follow.
+    expect(run(typed(), { type: 'epanet' }).totals).toBeNull();
+  });
+
   it('an invalid initial pressure clears the field, shows its alert and no totals', () => {
     const s = run(typed('0.01'), { type: 'totals' });
     expect(s.initialPressure).toBe('');
@@ -155,7 +171,7 @@ describe('main-line report', () => {
   it('CSV: the pressure, the sections table, then the totals', () => {
     const s = run(typed(), { type: 'add' }, { type: 'totals' });
     const rows = reportCsvRows(mainlineReport(s, t, 'es'));
-    expect(rows[0]).toEqual(['irrigation.mainline.initialPressure', '40', 'm']);
+    expect(rows[0]).toEqual(['irrigation.mainline.initialPressure', 40, 'm']);
     expect(rows[1]).toEqual([]);
     const sections = rows.filter((r) => r.length === 9 && typeof r[0] === 'number');
     expect(sections).toHaveLength(3);
@@ -179,6 +195,41 @@ describe('main-line report', () => {
     expect(table.rows[0]![7]).toBe(s.sections[0]!.result!.hf!.toFixed(3));
     const totals = blocks[2] as unknown as { rows: [string, string][] };
     expect(totals.rows[0]).toEqual(['irrigation.mainline.totals.initialPressure', '40.000 m']);
+  });
+
+  it('gives each calculated section’s inputs and the pressure of its results, not later edits', () => {
+    const calculated = run(typed(), { type: 'totals' });
+    const key = calculated.sections[0]!.key;
+    // Edited after the totals, not calculated again: the report still describes the results.
+    const s = run(
+      calculated,
+      { type: 'pressure', value: '55' },
+      { type: 'raw', key, field: 'pipeType', value: 'PVC_CED40' },
+      { type: 'raw', key, field: 'nominalDiameter', value: '100' },
+      { type: 'raw', key, field: 'flow', value: '99' },
+      { type: 'raw', key, field: 'length', value: '1' },
+      { type: 'raw', key, field: 'slope', value: '0.5' },
+    );
+    expect(s.sections[0]!.result).toBe(calculated.sections[0]!.result);
+    const report = mainlineReport(s, t, 'es');
+    const rows = reportCsvRows(report);
+    expect(rows[0]).toEqual(['irrigation.mainline.initialPressure', 40, 'm']);
+    const first = rows.find((r) => r.length === 9 && r[0] === 1)!;
+    expect(first.slice(1, 6)).toEqual(['PVC_RD26', '150', 30, 420.5, 0.004]);
+    expect(first[7]).toBe(calculated.sections[0]!.result!.hf);
+
+    const blocks = reportPdfBlocks(report, fmt, [null]);
+    expect(blocks[0]).toMatchObject({ rows: [['irrigation.mainline.initialPressure', '40 m']] });
+    const table = blocks[1] as unknown as { rows: string[][] };
+    expect(table.rows[0]![1]).toMatch(/RD26/);
+    expect(table.rows[0]!.slice(2, 6)).toEqual(['150', '30', '420.5', '0.004']);
+    // A section not calculated yet gives its fields as typed.
+    const fresh = run(s, { type: 'add' });
+    const last = fresh.sections.at(-1)!.key;
+    const typedRows = reportCsvRows(
+      mainlineReport(run(fresh, { type: 'raw', key: last, field: 'flow', value: '7' }), t, 'es'),
+    );
+    expect(typedRows.find((r) => r.length === 9 && r[0] === 3)![3]).toBe('7');
   });
 
   it('warns when the line ends below 0 m of pressure, on the screen and in the report', () => {

@@ -25,8 +25,15 @@ const FIELDS: readonly Field[] = ['pipeType', 'nominalDiameter', 'flow', 'length
 
 export interface Section {
   key: number;
+  /** The fields as typed; editing them keeps the last result until the next calculation. */
   raw: MainlineSectionRaw;
+  /** The values `result` was calculated from (null without a result). */
   input: MainlineSectionInput | null;
+  /**
+   * The fields as they were typed when `result` was calculated (null without a result), so that
+   * the report gives the inputs of the results it shows, not the fields edited since.
+   */
+  calculatedRaw: MainlineSectionRaw | null;
   result: MainlineSectionResult | null;
   alert: { field: string; message: string } | null;
 }
@@ -74,6 +81,7 @@ const newSection = (key: number): Section => ({
   key,
   raw: emptyRaw(),
   input: null,
+  calculatedRaw: null,
   result: null,
   alert: null,
 });
@@ -84,6 +92,7 @@ export function calculateSection(s: Section, number: number): Section {
     return {
       ...s,
       input: null,
+      calculatedRaw: null,
       result: null,
       alert: { field: check.field, message: check.message },
     };
@@ -91,7 +100,7 @@ export function calculateSection(s: Section, number: number): Section {
   const result = designMainlineSection(check.value, number);
   const alert =
     result.innerDiameter === null ? { field: 'nominalDiameter', message: result.message } : null;
-  return { ...s, input: check.value, result, alert };
+  return { ...s, input: check.value, calculatedRaw: s.raw, result, alert };
 }
 
 export function parseSaved(data: unknown): Saved | null {
@@ -135,6 +144,13 @@ function computeTotals(initialPressure: number, sections: Section[]): MainlineTo
   });
   return mainlineTotals(initialPressure, inputs, results);
 }
+
+/**
+ * The totals shown, made again for sections calculated again: they stay those of the results
+ * shown, with the pressure they were made with (none stay none).
+ */
+const followTotals = (totals: MainlineTotals | null, sections: Section[]) =>
+  totals && computeTotals(totals.initialPressure, sections);
 
 /** The state of a saved design (recalculated), or of a new one (one empty section). */
 export function init(saved: Saved | null): State {
@@ -222,9 +238,7 @@ export function reducer(state: State, action: Action): State {
       };
     case 'calculate': {
       const sections = updateSection(state, action.key, (s, i) => calculateSection(s, i + 1));
-      // totals shown stay those of the results shown (with the pressure they were made with)
-      const totals = state.totals && computeTotals(state.totals.initialPressure, sections);
-      return { ...state, sections, totals };
+      return { ...state, sections, totals: followTotals(state.totals, sections) };
     }
     case 'clear':
       return {
@@ -244,7 +258,12 @@ export function reducer(state: State, action: Action): State {
         return { ...checked.state, exportMessage: 'irrigation.mainline.epanetNeedsPressure' };
       }
       const sections = state.sections.map((s, i) => calculateSection(s, i + 1));
-      return { ...checked.state, sections, exportMessage: epanetProblem(sections) };
+      return {
+        ...checked.state,
+        sections,
+        totals: followTotals(checked.state.totals, sections),
+        exportMessage: epanetProblem(sections),
+      };
     }
   }
 }

@@ -101,7 +101,7 @@ export default function SchedulePage() {
   const pm = options.et0Source === 'penman-monteith';
   const s = computed?.schedule ?? null;
   const report = () =>
-    calculation && computed ? scheduleReport(calculation, options, computed, t, lang, fmt) : null;
+    calculation && computed ? scheduleReport(calculation, computed, t, lang, fmt) : null;
   const curve = calculation && computed ? seasonCurve(calculation, computed.et0Value) : [];
   const pump = s ? pumpSentence(s, t, fmt) : null;
 

@@ -6,7 +6,7 @@ import type { FigureRow } from '../shared/FiguresTable.tsx';
 import type { Figure, Report } from '../shared/report.ts';
 import type { Translate } from '../shared/translate.ts';
 import type { FixedFormatter } from '../shared/useNumberFormat.ts';
-import { activeFields, FIELDS, type Calculation, type Computed, type Options } from './state.ts';
+import { activeFields, FIELDS, type Calculation, type Computed } from './state.ts';
 
 export type { FigureRow };
 
@@ -118,26 +118,30 @@ function plain(value: number, lang: Language): string {
   return formatNumber(value, lang, { maximumFractionDigits: 6 });
 }
 
+/**
+ * The report of the results shown: their choices and inputs are the calculation's own (the
+ * selectors and fields may have changed since), so the export always describes those results.
+ */
 export function scheduleReport(
   calculation: Calculation,
-  options: Options,
   computed: Computed,
   t: Translate,
   lang: Language,
   fmt: FixedFormatter,
 ): Report {
   const s = computed.schedule;
+  const { options, et0Input } = calculation;
   const field = (key: string) => t(`irrigation.schedule.fields.${key}`);
   const choice = (group: string, value: string) => t(`irrigation.schedule.${group}.${value}`);
   const numbers: Record<string, unknown> = {
-    ...calculation.et0Input,
+    ...et0Input,
     ...calculation.schedule,
     ...calculation.stages,
   };
   const choices: Figure[] = [
     { label: t('irrigation.schedule.et0Source'), value: choice('et0Sources', options.et0Source) },
   ];
-  if (options.et0Source !== 'typed') {
+  if (et0Input) {
     choices.push({
       label: t('irrigation.schedule.period'),
       value: choice('periods', options.period),
@@ -145,7 +149,7 @@ export function scheduleReport(
     if (options.period === 'month') {
       choices.push({
         label: t('irrigation.schedule.month'),
-        value: `${monthName(Number(options.month), lang)} (J = ${calculation.et0Input!.dayOfYear})`,
+        value: `${monthName(Number(options.month), lang)} (J = ${et0Input.dayOfYear})`,
       });
     }
   }

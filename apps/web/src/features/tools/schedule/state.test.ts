@@ -121,7 +121,7 @@ describe('irrigation scheduling report', () => {
   it('CSV: the choices and inputs, ET0 and its terms, the results and the season', () => {
     const s = calculated(init(null));
     const c = compute(s.calculation!);
-    const rows = reportCsvRows(scheduleReport(s.calculation!, s.options, c, t, 'es', fmt));
+    const rows = reportCsvRows(scheduleReport(s.calculation!, c, t, 'es', fmt));
     expect(rows[0]).toEqual([
       'irrigation.csv.input',
       'irrigation.csv.value',
@@ -144,14 +144,50 @@ describe('irrigation scheduling report', () => {
     ]);
   });
 
+  it('describes the results shown, not the choices made since without calculating', () => {
+    // Calculated with Penman-Monteith, then ET0 switched to typed: still Penman-Monteith's report.
+    const pm = calculated(init(null));
+    const switched = apply(pm, { type: 'options', patch: { et0Source: 'typed' } });
+    const pmRows = reportCsvRows(
+      scheduleReport(switched.calculation!, compute(switched.calculation!), t, 'es', fmt),
+    );
+    expect(pmRows[1]).toEqual([
+      'irrigation.schedule.et0Source',
+      'irrigation.schedule.et0Sources.penman-monteith',
+    ]);
+    expect(pmRows).toContainEqual(['irrigation.schedule.fields.tmax', 21.5, '°C']);
+    expect(pmRows.some((r) => r[0] === 'irrigation.schedule.fields.et0')).toBe(false);
+
+    // Calculated with ET0 typed, then Penman-Monteith and a monthly period chosen: the typed ET0.
+    const typedOnly = calculated(typed());
+    const monthly = apply(typedOnly, {
+      type: 'options',
+      patch: { et0Source: 'penman-monteith', period: 'month' },
+    });
+    const report = scheduleReport(
+      monthly.calculation!,
+      compute(monthly.calculation!),
+      t,
+      'es',
+      fmt,
+    );
+    const rows = reportCsvRows(report);
+    expect(rows[1]).toEqual([
+      'irrigation.schedule.et0Source',
+      'irrigation.schedule.et0Sources.typed',
+    ]);
+    expect(rows.some((r) => r[0] === 'irrigation.schedule.period')).toBe(false);
+    expect(rows).toContainEqual(['irrigation.schedule.fields.et0', 5, 'mm/d']);
+    expect(rows).toContainEqual(['irrigation.schedule.fields.kc', 1.15, '']);
+    expect(reportPdfBlocks(report, fmt, [null])[0]).toMatchObject({
+      rows: expect.arrayContaining([['irrigation.schedule.fields.et0', '5 mm/d']]) as unknown,
+    });
+  });
+
   it('PDF: figures, the sentence and the chart; no ET0 terms when ET0 is typed', () => {
     const s = calculated(typed());
     const c = compute(s.calculation!);
-    const blocks = reportPdfBlocks(
-      scheduleReport(s.calculation!, s.options, c, t, 'es', fmt),
-      fmt,
-      [null],
-    );
+    const blocks = reportPdfBlocks(scheduleReport(s.calculation!, c, t, 'es', fmt), fmt, [null]);
     expect(blocks.map((b) => b.kind)).toEqual(['pairs', 'pairs', 'text', 'chart']);
     expect(blocks[2]).toMatchObject({ text: 'irrigation.schedule.sentence.sectors:11' });
     expect(scheduleSentence(c.schedule, 20, t, fmt)).toBe(

@@ -184,6 +184,11 @@ const DEFAULT_OPTIONS: Options = {
 
 /** What one calculation needs: the ET0 input (null when ET0 is typed) and the schedule's. */
 export interface Calculation {
+  /**
+   * The choices it was made with: the selectors may change before the next calculation, and the
+   * report must describe the results shown, not the selectors as they are now.
+   */
+  options: Options;
   et0Input: Et0Input | null;
   /** The schedule's input; et0 is the typed value, or filled in from et0Input. */
   schedule: ScheduleInput;
@@ -268,7 +273,7 @@ export function toCalculation(
     ...(n.area === undefined ? {} : { area: n.area }),
     ...(n.systemFlow === undefined ? {} : { systemFlow: n.systemFlow }),
   };
-  return { value: { et0Input, schedule, stages } };
+  return { value: { options, et0Input, schedule, stages } };
 }
 
 /** ET0, the schedule and the season's Kc, computed (throws HydraulicsInputError on bad input). */

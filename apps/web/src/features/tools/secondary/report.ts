@@ -9,7 +9,7 @@ import {
   type SecondarySectionResult,
 } from '@diagrodl/hydraulics';
 import type { Language } from '@/lib/i18n.ts';
-import type { Column, Report, ReportBlock } from '../shared/report.ts';
+import { reportedFields, type Column, type Report, type ReportBlock } from '../shared/report.ts';
 import type { Translate } from '../shared/translate.ts';
 import type { FixedFormatter } from '../shared/useNumberFormat.ts';
 import { FIELDS, designedSections, pressureProfiles, stretchRows, type State } from './state.ts';
@@ -81,7 +81,7 @@ export function secondaryReport(
       ],
       // a calculated section's inputs are those its result came from (not the fields edited since)
       rows: units.map((u, i) => {
-        const raw = u.calculatedRaw ?? u.raw; // set with the result, null without one
+        const raw = reportedFields(u);
         return [
           i + 1,
           ...FIELDS.map((f) => raw[f]),

@@ -6,6 +6,8 @@ import {
   summarizePressures,
   validateSecondarySection,
 } from '@diagrodl/hydraulics';
+import { CHART, pageTexts } from '../shared/pdf-content.test-helper.ts';
+import { buildPdfReport } from '../shared/pdf.ts';
 import { reportCsvRows, reportPdfBlocks } from '../shared/report.ts';
 import { messageNumber } from '../shared/useNumberFormat.ts';
 import { secondaryReport, sectionPressures } from './report.ts';
@@ -197,5 +199,22 @@ describe('secondary-line report', () => {
     expect(inputs.columns).toHaveLength(10);
     const results = blocks[1] as unknown as { rows: string[][] };
     expect(results.rows[0]![5]).toBe(engine(A, 1).stretches[0]!.hf.toFixed(4));
+  });
+
+  it('PDF of 16 sections: what does not fit on the page is counted in a note', async () => {
+    const s = run(designed(...Array.from({ length: 16 }, (_, i) => (i % 2 ? B : A))), {
+      type: 'accounting',
+    });
+    const bytes = await buildPdfReport({
+      title: 'irrigation.secondary.title',
+      rowsLeftOut: '{n} rows left out',
+      blocksLeftOut: '{n} blocks left out',
+      blocks: reportPdfBlocks(secondaryReport(s, t, 'es', fmt), fmt, [CHART, CHART]),
+    });
+    const texts = await pageTexts(bytes);
+    // The pipe accounting and the charts do not fit after 16 sections' texts: the note says so.
+    expect(texts).not.toContain('irrigation.secondary.summaryTitle');
+    expect(texts.at(-1)).toMatch(/^\d+ blocks left out$/);
+    expect(Number(texts.at(-1)!.split(' ')[0])).toBeGreaterThanOrEqual(3);
   });
 });

@@ -8,6 +8,7 @@ import {
   parseCsv,
   readDesignFile,
   toCsv,
+  toCsvFile,
 } from './export.ts';
 
 describe('toCsv / parseCsv', () => {
@@ -27,6 +28,19 @@ describe('toCsv / parseCsv', () => {
       ['a, b', '0.30000000000000004'],
       ['say "hi"', '-3'],
       ['two\nlines', ''],
+    ]);
+  });
+
+  it('reads a file with its byte-order mark (toCsvFile) back to the same rows', () => {
+    const rows = [
+      ['Lámina', 'mm'],
+      ['a, b', 1.5],
+    ];
+    const text = toCsvFile(rows);
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    expect(parseCsv(text)).toEqual([
+      ['Lámina', 'mm'],
+      ['a, b', '1.5'],
     ]);
   });
 

@@ -3,15 +3,18 @@
  * and the localStorage autosave that lets a half-done design survive a reload.
  */
 
-export { toCsv, type CsvCell } from '@diagrodl/contracts';
+export { toCsv, toCsvFile, type CsvCell } from '@diagrodl/contracts';
 
-/** Parses RFC 4180 CSV text into rows of strings (for tests and for reading our own files). */
+/**
+ * Parses RFC 4180 CSV text into rows of strings (for tests and for reading our own files); the
+ * byte-order mark our files start with (see toCsvFile) is not part of the first cell.
+ */
 export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = '';
   let quoted = false;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = text.startsWith('\uFEFF') ? 1 : 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
       if (c === '"' && text[i + 1] === '"') {

@@ -1,6 +1,9 @@
-import { PDFArray, PDFDocument, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
+import { CHART, pageContent, pageTexts } from './pdf-content.test-helper.ts';
 import { buildPdfReport, pdfSafe } from './pdf.ts';
+
+const NOTES = { rowsLeftOut: '… {n} more rows', blocksLeftOut: '{n} blocks left out' };
 
 describe('pdfSafe', () => {
   it('keeps Latin-1 and WinAnsi text and replaces what the standard fonts lack', () => {
@@ -16,7 +19,7 @@ describe('buildPdfReport', () => {
     const bytes = await buildPdfReport({
       title: 'Diseño de línea lateral',
       subtitle: 'today',
-      rowsLeftOut: '… {n} more rows',
+      ...NOTES,
       blocks: [
         { kind: 'pairs', heading: 'Inputs', rows: [['Po', '10 mca']] },
         { kind: 'text', text: 'A long sentence '.repeat(40), tone: 'success' },
@@ -28,34 +31,51 @@ describe('buildPdfReport', () => {
     const doc = await PDFDocument.load(bytes);
     expect(doc.getPageCount()).toBe(1);
     expect(doc.getTitle()).toBe('Diseño de línea lateral');
+    const texts = await pageTexts(bytes);
+    expect(texts.at(-1)).toMatch(/^… \d+ more rows$/);
+    // Only table rows were cut, and their note says so: no note of blocks left out.
+    expect(texts.filter((x) => x.includes('blocks left out'))).toEqual([]);
+  });
+
+  it('says how many blocks were cut or left out for want of room', async () => {
+    const blocks = [
+      // Fills the page and is cut itself.
+      { kind: 'text', text: 'A long sentence '.repeat(1200) },
+      { kind: 'pairs', heading: 'Inputs', rows: [['Po', '10 mca']] },
+      { kind: 'table', heading: 'Summary', columns: ['a', 'b'], rows: [['1', '2']] },
+      { kind: 'charts', heading: 'Charts', images: [CHART, CHART] },
+      // Left out by design, not for want of room: not counted.
+      { kind: 'chart', heading: 'None', image: null },
+    ] as const;
+    const bytes = await buildPdfReport({ title: 'Full', ...NOTES, blocks });
+    expect((await PDFDocument.load(bytes)).getPageCount()).toBe(1);
+    const texts = await pageTexts(bytes);
+    expect(texts.at(-1)).toBe('4 blocks left out');
+    expect(texts).not.toContain('Inputs');
+
+    // A table whose header does not fit, and a chart squeezed below 40 pt, are cut too.
+    const squeezed = await buildPdfReport({
+      title: 'Squeezed',
+      ...NOTES,
+      blocks: [
+        { kind: 'pairs', heading: 'Pairs', rows: Array.from({ length: 114 }, () => ['a', 'b']) },
+        { kind: 'chart', heading: 'Chart', image: CHART },
+      ],
+    });
+    expect((await pageTexts(squeezed)).at(-1)).toBe('1 blocks left out');
+
+    const fits = await buildPdfReport({ title: 'Fits', ...NOTES, blocks: blocks.slice(1) });
+    expect((await pageTexts(fits)).some((x) => x.includes('blocks left out'))).toBe(false);
   });
 
   it('draws charts side by side, each in its share of the width', async () => {
-    // A 1×1 PNG standing for a 640×340 chart.
-    const png = Uint8Array.from(
-      atob(
-        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
-      ),
-      (c) => c.charCodeAt(0),
-    );
-    const image = { png, width: 640, height: 340 };
     const bytes = await buildPdfReport({
       title: 'Charts',
-      rowsLeftOut: '',
-      blocks: [{ kind: 'charts', heading: 'Two', images: [image, null, image] }],
+      ...NOTES,
+      blocks: [{ kind: 'charts', heading: 'Two', images: [CHART, null, CHART] }],
     });
-    const doc = await PDFDocument.load(bytes);
-    expect(doc.getPageCount()).toBe(1);
-    const contents = doc.getPage(0).node.Contents();
-    const streams =
-      contents instanceof PDFArray
-        ? contents.asArray().map((ref) => doc.context.lookup(ref))
-        : [contents];
-    const text = streams
-      .map((stream) =>
-        new TextDecoder('latin1').decode(decodePDFRawStream(stream as PDFRawStream).decode()),
-      )
-      .join('\n');
+    expect((await PDFDocument.load(bytes)).getPageCount()).toBe(1);
+    const text = await pageContent(bytes);
     // pdf-lib draws an image as 'q / 1 0 0 1 x y cm / 1 0 0 1 0 0 cm / w 0 0 h 0 0 cm / ... Do / Q'.
     const draws = text
       .split(/\bQ\b/)

@@ -2,7 +2,8 @@
  * One-page A4 PDF reports of the engineering tools, drawn with pdf-lib: a title, blocks of
  * label/value pairs, free text, tables and a chart image, in the order given. Everything stays on
  * one page: text wraps, and a table that does not fit is cut with a note of the rows left out
- * (the CSV export has them all).
+ * (the CSV export has them all); any other block cut or left out for want of room is counted in a
+ * note at the foot of the page.
  */
 import { PDFDocument, type PDFFont, type PDFPage, StandardFonts, rgb } from 'pdf-lib';
 
@@ -43,6 +44,11 @@ export interface PdfReport {
   blocks: readonly PdfBlock[];
   /** Text of the note when table rows are left out; {n} is replaced by the count. */
   rowsLeftOut: string;
+  /**
+   * Text of the foot note when blocks are cut or left out for want of room (the table rows the
+   * note above counts aside); {n} is replaced by the count.
+   */
+  blocksLeftOut: string;
 }
 
 const A4 = { width: 595.28, height: 841.89 };
@@ -104,6 +110,8 @@ function fit(text: string, font: PDFFont, size: number, width: number): string {
 class Writer {
   y = A4.height - MARGIN;
   readonly width = A4.width - 2 * MARGIN;
+  /** Set when something of the block being drawn did not fit and was left out. */
+  cut = false;
   constructor(
     readonly page: PDFPage,
     readonly font: PDFFont,
@@ -117,7 +125,10 @@ class Writer {
   text(text: string, size: number, options: { bold?: boolean; color?: typeof DARK } = {}): void {
     const font = options.bold ? this.bold : this.font;
     for (const line of wrap(text, font, size, this.width)) {
-      if (!this.room(size * 1.3)) return;
+      if (!this.room(size * 1.3)) {
+        this.cut = true;
+        return;
+      }
       this.y -= size * 1.25;
       this.page.drawText(line, {
         x: MARGIN,
@@ -147,7 +158,10 @@ function drawPairs(w: Writer, rows: readonly (readonly [string, string])[]): voi
   for (let c = 0; c < columns; c++) {
     let y = top;
     for (const [label, value] of rows.slice(c * perColumn, (c + 1) * perColumn)) {
-      if (y - size * 1.4 < MARGIN) break;
+      if (y - size * 1.4 < MARGIN) {
+        w.cut = true;
+        break;
+      }
       y -= size * 1.4;
       const x = MARGIN + c * colWidth;
       w.page.drawText(fit(label, w.font, size, labelWidth - 4), { x, y, size, font: w.font });
@@ -220,7 +234,10 @@ function drawTable(
       });
     });
   };
-  if (!w.room(line * 2)) return;
+  if (!w.room(line * 2)) {
+    w.cut = true;
+    return;
+  }
   drawRow(columns, w.bold, true);
   const fitting = Math.max(0, Math.floor((w.y - MARGIN - line) / line));
   let shown = Math.min(rows.length, maxRows ?? rows.length, fitting);
@@ -252,8 +269,19 @@ export async function buildPdfReport(report: PdfReport): Promise<Uint8Array> {
   );
   w.text(report.title, 16, { bold: true, color: GREEN });
   if (report.subtitle) w.text(report.subtitle, 8.5, { color: GREY });
+  // Blocks cut or left out for want of room: the foot note says how many.
+  let leftOut = 0;
   for (const block of report.blocks) {
-    if (!w.room(20)) break;
+    // A chart block without images draws nothing by design: it is not missing from the page.
+    const empty =
+      (block.kind === 'chart' && block.image === null) ||
+      (block.kind === 'charts' && block.images.every((i) => i === null));
+    if (empty) continue;
+    if (!w.room(20)) {
+      leftOut++;
+      continue;
+    }
+    w.cut = false;
     switch (block.kind) {
       case 'pairs':
         w.heading(block.heading);
@@ -272,7 +300,6 @@ export async function buildPdfReport(report: PdfReport): Promise<Uint8Array> {
         const images = (block.kind === 'chart' ? [block.image] : block.images).filter(
           (i): i is PdfImage => i !== null,
         );
-        if (images.length === 0) break;
         const gap = 8;
         const slot = (w.width - gap * (images.length - 1)) / images.length;
         // One scale for the row: every image fits its slot and the height left on the page.
@@ -280,7 +307,10 @@ export async function buildPdfReport(report: PdfReport): Promise<Uint8Array> {
         let scale = Math.min(1, ...images.map((i) => slot / i.width));
         const tallest = Math.max(...images.map((i) => i.height * scale));
         if (tallest > available) scale *= available / tallest;
-        if (Math.max(...images.map((i) => i.height * scale)) < 40) break;
+        if (Math.max(...images.map((i) => i.height * scale)) < 40) {
+          w.cut = true;
+          break;
+        }
         w.heading(block.heading);
         const top = w.y;
         let x = MARGIN;
@@ -298,6 +328,21 @@ export async function buildPdfReport(report: PdfReport): Promise<Uint8Array> {
         break;
       }
     }
+    if (w.cut) leftOut++;
+  }
+  if (leftOut > 0) {
+    // In the bottom margin, which nothing else uses: the note fits however full the page is.
+    const size = 7.5;
+    page.drawText(
+      fit(report.blocksLeftOut.replace('{n}', String(leftOut)), w.font, size, w.width),
+      {
+        x: MARGIN,
+        y: MARGIN - 12,
+        size,
+        font: w.font,
+        color: GREY,
+      },
+    );
   }
   return doc.save();
 }

@@ -70,6 +70,19 @@ export interface Report {
   blocks: ReportBlock[];
 }
 
+/** A designer's section: its fields as typed, and those of its result (null without one). */
+export interface CalculatedFields<Raw> {
+  raw: Raw;
+  calculatedRaw: Raw | null;
+}
+
+/**
+ * The fields a report gives for a section: with a result, those it was calculated from (not the
+ * fields edited since), so its inputs and results agree; without one, the fields as typed.
+ */
+export const reportedFields = <Raw>(section: CalculatedFields<Raw>): Raw =>
+  section.calculatedRaw ?? section.raw;
+
 const isSplit = (cell: Cell): cell is { csv: CsvCell; pdf: string } =>
   typeof cell === 'object' && cell !== null;
 

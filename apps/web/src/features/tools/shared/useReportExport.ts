@@ -1,23 +1,32 @@
 import type { RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { svgToPng } from './chart-image.ts';
-import { downloadFile, fileStem, toCsv } from './export.ts';
+import { downloadFile, fileStem, toCsvFile } from './export.ts';
 import { reportCsvRows, reportPdfBlocks, type Report } from './report.ts';
 import { useNumberFormat } from './useNumberFormat.ts';
 
 /**
  * The CSV and PDF downloads of a tool's report (see report.ts). `charts` are the SVG charts the
- * report's 'charts' blocks refer to by index.
+ * report's 'charts' blocks refer to by index; `rowsLeftOut` and `blocksLeftOut` are the PDF's
+ * notes of what does not fit on its page (the irrigation tools' by default).
  */
 export function useReportExport(
   kind: string,
   charts: readonly RefObject<SVGSVGElement | null>[] = [],
-  options: { rowsLeftOut?: string; scientific?: (value: number) => string } = {},
+  options: {
+    rowsLeftOut?: string;
+    blocksLeftOut?: string;
+    scientific?: (value: number) => string;
+  } = {},
 ) {
   const { t } = useTranslation();
   const { lang, fmt } = useNumberFormat();
   const csv = (report: Report) =>
-    downloadFile(`${fileStem(kind)}.csv`, 'text/csv;charset=utf-8', toCsv(reportCsvRows(report)));
+    downloadFile(
+      `${fileStem(kind)}.csv`,
+      'text/csv;charset=utf-8',
+      toCsvFile(reportCsvRows(report)),
+    );
   const pdf = async (report: Report) => {
     const images = await Promise.all(
       charts.map((ref) => (ref.current ? svgToPng(ref.current) : Promise.resolve(null))),
@@ -28,6 +37,7 @@ export function useReportExport(
       title: report.title,
       subtitle: new Date().toLocaleString(lang === 'en' ? 'en-US' : 'es-MX'),
       rowsLeftOut: options.rowsLeftOut ?? t('irrigation.pdf.rowsLeftOut'),
+      blocksLeftOut: options.blocksLeftOut ?? t('irrigation.pdf.blocksLeftOut'),
       blocks: reportPdfBlocks(report, fmt, images, options.scientific),
     });
     downloadFile(`${fileStem(kind)}.pdf`, 'application/pdf', bytes);
