@@ -1,7 +1,7 @@
 // /Mis_datos: deleting the account announces it, so that the photos and diagnoses this user kept
 // on the device are forgotten (DeviceSync.test.tsx); they would otherwise be sent later to a new
 // account with the same user name.
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
@@ -12,10 +12,13 @@ import { announceAccountDeleted } from '@/lib/session.tsx';
 import { accountApi } from './api.ts';
 import MyDataPage from './MyDataPage.tsx';
 
+// the session check before a download (true: still logged in)
+const { refresh } = vi.hoisted(() => ({ refresh: vi.fn(async () => true) }));
 vi.mock('@/lib/session.tsx', () => ({
   useSession: () => ({
     user: { userName: 'Ana', firstName: 'Ana' },
     logout: async () => undefined,
+    refresh,
   }),
   announceAccountDeleted: vi.fn(),
 }));
@@ -25,7 +28,8 @@ afterEach(() => {
   vi.mocked(announceAccountDeleted).mockClear();
 });
 
-async function deleteAccount() {
+/** /Mis_datos in Spanish. */
+async function renderPage() {
   await i18n.changeLanguage('es');
   render(
     <I18nextProvider i18n={i18n}>
@@ -34,6 +38,10 @@ async function deleteAccount() {
       </MemoryRouter>
     </I18nextProvider>,
   );
+}
+
+async function deleteAccount() {
+  await renderPage();
   await userEvent.type(screen.getByLabelText('Tu contraseña'), 'secreta');
   await userEvent.click(screen.getByLabelText(/Entiendo que se borrarán/));
   await userEvent.click(screen.getByRole('button', { name: 'Borrar mi cuenta' }));
@@ -55,5 +63,40 @@ describe('deleting my account', () => {
     await deleteAccount();
     expect(await screen.findByText('Contraseña incorrecta.')).toBeInTheDocument();
     expect(announceAccountDeleted).not.toHaveBeenCalled();
+  });
+});
+
+describe('downloading my data', () => {
+  async function clickDownload(): Promise<string[]> {
+    const followed: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      followed.push(this.getAttribute('href') ?? '');
+    });
+    await renderPage();
+    await userEvent.click(screen.getByRole('link', { name: 'Descargar mis datos (.zip)' }));
+    return followed;
+  }
+
+  it('checks the session first, then downloads the archive', async () => {
+    refresh.mockResolvedValueOnce(true);
+    const followed = await clickDownload();
+    await waitFor(() => expect(followed).toEqual([accountApi.exportUrl]));
+    expect(refresh).toHaveBeenCalled();
+  });
+
+  it('downloads nothing when the session has ended (the app goes to the login)', async () => {
+    refresh.mockResolvedValueOnce(false);
+    const followed = await clickDownload();
+    await waitFor(() => expect(refresh).toHaveBeenCalled());
+    expect(followed).toEqual([]);
+  });
+
+  it('says so when the device is offline', async () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const followed = await clickDownload();
+    expect(await screen.findByText(/No se pudo conectar con el servidor/)).toBeInTheDocument();
+    expect(followed).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type MouseEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useTranslation } from 'react-i18next';
@@ -19,13 +19,30 @@ import { useAccountSubmit } from './components/useAccountSubmit.ts';
 export default function MyDataPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('routes./Mis_datos'));
-  const { user, logout } = useSession();
+  const { user, logout, refresh } = useSession();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [confirmed, setConfirmed] = useState(false);
   const [asking, setAsking] = useState(false);
   const [deleted, setDeleted] = useState(false);
   const { message, setMessage, busy, submit } = useAccountSubmit();
+  const [downloadError, setDownloadError] = useState(false);
+
+  // The archive is a plain download, whose failure the page would never see: the session is
+  // checked first. Ended: the page goes to the login, and comes back here after it. Offline: said.
+  const onDownload = async (e: MouseEvent<HTMLAnchorElement>) => {
+    e.preventDefault();
+    if (!navigator.onLine) {
+      setDownloadError(true);
+      return;
+    }
+    setDownloadError(false);
+    if (!(await refresh())) return;
+    const link = document.createElement('a');
+    link.href = accountApi.exportUrl;
+    link.download = '';
+    link.click();
+  };
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -82,9 +99,18 @@ export default function MyDataPage() {
           {t('account.myData.downloadTitle')}
         </h2>
         <p>{t('account.myData.downloadText')}</p>
-        <a className="btn btn-success" href={accountApi.exportUrl} download>
+        <a
+          className="btn btn-success"
+          href={accountApi.exportUrl}
+          download
+          onClick={(e) => void onDownload(e)}
+        >
           {t('account.myData.download')}
         </a>
+        <MessageArea
+          message={downloadError ? { state: 'danger', text: t('account.network') } : null}
+          testId="my-data-download-message"
+        />
       </section>
 
       <section aria-labelledby="my-data-delete">
