@@ -67,6 +67,94 @@ describe('lateral state', () => {
   });
 });
 
+describe('lateral saved design', () => {
+  const t = ((key: string) => key) as never;
+  const fmt = (v: number, d = 2) => v.toFixed(d);
+  /** Saved as JSON (the design file and the autosave), then opened. */
+  const reopened = (s: State) => init(parseSaved(JSON.parse(JSON.stringify(toSaved(s)))));
+  /** The screen's results, its CSV and its PDF. */
+  const shown = (s: State) => {
+    const result = designLateral(s.calculation!.input, s.calculation!.options);
+    const report = lateralReport(result, s.calculation!.input, t, 'es', fmt);
+    return {
+      rows: result.rows,
+      design: result.design,
+      csv: reportCsvRows(report),
+      pdf: reportPdfBlocks(report, fmt, [null, null]),
+    };
+  };
+
+  it('brings back the fields as typed and the results shown, not results of the fields edited since', () => {
+    const s = calculated(init(null));
+    expect(shown(s).rows.filter((r) => r.hfSlope < designLateral().limit)).toHaveLength(280);
+    const edited = [
+      { type: 'raw', key: 'Po', value: '20' },
+      { type: 'extra', patch: { formula: 'darcy-weisbach-blasius', cv: '0,07' } },
+    ].reduce((state, action) => reducer(state, action as never), s);
+    const back = reopened(edited);
+    expect(back.raw).toEqual(edited.raw);
+    expect(back.extra).toEqual(edited.extra);
+    expect(back.calculation).toEqual(s.calculation);
+    expect(back.calculation!.input.Po).toBe(10);
+    expect(back.alert).toBeNull();
+    expect(shown(back)).toEqual(shown(s));
+    // Saved again, it is the same design.
+    expect(toSaved(back)).toEqual(JSON.parse(JSON.stringify(toSaved(edited))));
+  });
+
+  it('keeps the results when a field is left at a value the engine refuses (Po = 0)', () => {
+    const s = calculated(init(null));
+    const back = reopened(reducer(s, { type: 'raw', key: 'Po', value: '0' }));
+    expect(back.raw.Po).toBe('0');
+    expect(back.calculation).toEqual(s.calculation);
+    expect(back.alert).toBeNull();
+    expect(shown(back)).toEqual(shown(s));
+  });
+
+  it('a fixed lateral keeps its own options', () => {
+    const fixed = calculated(
+      reducer(init(null), { type: 'extra', patch: { fix: 'emitters', fixValue: '40' } }),
+    );
+    const back = reopened(
+      reducer(fixed, { type: 'extra', patch: { fix: 'length', fixValue: '12' } }),
+    );
+    expect(back.calculation).toEqual(fixed.calculation);
+    expect(back.calculation!.options).toMatchObject({ emitters: 40 });
+    expect(back.extra).toMatchObject({ fix: 'length', fixValue: '12' });
+    expect(shown(back)).toEqual(shown(fixed));
+  });
+
+  it('a saved calculation the engine refuses gets the alert Calculate gives', () => {
+    const saved = JSON.parse(JSON.stringify(toSaved(calculated(init(null))))) as {
+      input: Record<string, number>;
+    };
+    saved.input.Po = -1;
+    const back = init(parseSaved(saved));
+    expect(back.calculation).toBeNull();
+    const typed = calculated(reducer(init(null), { type: 'raw', key: 'Po', value: '-1' }));
+    expect(typed.alert).toMatchObject({ field: 'Po', key: 'irrigation.lateral.invalid.Po' });
+    expect(back.alert).toEqual(typed.alert);
+  });
+
+  it('older files: the saved input with the design inputs as typed; without an input, no results', () => {
+    const s = calculated(init(null));
+    const { raw, extra, input } = toSaved(reducer(s, { type: 'raw', key: 'Po', value: '20' }));
+    // Saved before the options were kept: the input of the results, the options of the fields.
+    const old = init(parseSaved(JSON.parse(JSON.stringify({ raw, extra, input }))));
+    expect(old.raw.Po).toBe('20');
+    expect(old.calculation).toEqual(s.calculation);
+    // Saved before the design inputs existed: their defaults.
+    expect(init(parseSaved({ raw, input })).calculation).toEqual(s.calculation);
+    expect(init(parseSaved({ raw, extra, input: null })).calculation).toBeNull();
+    // An input that cannot be read: calculated again from the fields, with Calculate's alert.
+    const broken = init(parseSaved({ raw, extra: { ...extra, cv: 'x' }, input }));
+    expect(broken.calculation).toBeNull();
+    expect(broken.alert).toEqual({ field: 'cv', key: 'irrigation.notANumber' });
+    const again = init(parseSaved({ raw, extra, input: { Po: '10' } }));
+    expect(again.calculation?.input).toEqual({ ...LATERAL_DEFAULTS, Po: 20 });
+  });
+});
+
 describe('lateral report', () => {
   const t = ((key: string) => key) as never;
   const fmt = (v: number, d = 2) => v.toFixed(d);

@@ -84,10 +84,53 @@ export interface Calculation {
 export interface Saved {
   raw: Raw;
   extra: Extra;
+  /**
+   * The calculation of the results shown when it was saved (their own inputs and options, not the
+   * fields edited since); null: no results.
+   */
   calculation: Calculation | null;
+  /**
+   * True for a file with results whose calculation cannot be read back (written with the input but
+   * not its options, when the design inputs do not read as numbers): recalculated from the fields.
+   */
+  recalculate: boolean;
 }
 
-/** A saved design; files saved before the design checks existed have no `extra` and get its defaults. */
+/** What the design file and the autosave hold (`parseSaved` reads it back). */
+export interface SavedData {
+  raw: Raw;
+  extra: Extra;
+  /** The input of the results shown (null: none). */
+  input: LateralInput | null;
+  /** Their options (null: none); files saved before it was kept have no `options`. */
+  options: LateralOptions | null;
+}
+
+/** A saved input: every field a finite number. */
+function readInput(data: unknown): LateralInput | null {
+  if (!is.numberRecord(data, KEYS)) return null;
+  return Object.fromEntries(KEYS.map((k) => [k, data[k]])) as unknown as LateralInput;
+}
+
+/** Saved options: a known formula and the emitter's numbers, with the fixed lateral's, if any. */
+function readOptions(data: unknown): LateralOptions | null {
+  if (!is.record(data) || !isFrictionFormula(data.formula)) return null;
+  const options: LateralOptions = { formula: data.formula };
+  for (const key of [...EXTRA_KEYS, 'emitters', 'length'] as const) {
+    const value = data[key];
+    const optional = key === 'emitters' || key === 'length';
+    if (optional && value === undefined) continue;
+    if (!is.number(value)) return null;
+    options[key] = value;
+  }
+  return options;
+}
+
+/**
+ * A saved design; files saved before the design checks existed have no `extra` and get its
+ * defaults. The results come back from the input and options they were calculated from (files
+ * saved before the options were kept: the saved input with the design inputs as typed).
+ */
 export function parseSaved(data: unknown): Saved | null {
   if (!is.record(data) || !is.stringRecord(data.raw, KEYS)) return null;
   const raw = { ...(data.raw as Raw), m: String(LATERAL_DEFAULTS.m) };
@@ -100,12 +143,33 @@ export function parseSaved(data: unknown): Saved | null {
       if (typeof saved[key] === 'string') extra[key] = saved[key];
     }
   }
-  const calculated = is.record(data.input) ? toCalculation(raw, extra) : null;
-  return {
-    raw,
-    extra,
-    calculation: calculated && 'value' in calculated ? calculated.value : null,
-  };
+  const none = { raw, extra, calculation: null, recalculate: false };
+  if (!is.record(data.input)) return none;
+  const input = readInput(data.input);
+  const fromExtra = toOptions(extra);
+  const options =
+    'options' in data ? readOptions(data.options) : 'value' in fromExtra ? fromExtra.value : null;
+  if (!input || !options) return { ...none, recalculate: true };
+  return { ...none, calculation: { input, options } };
+}
+
+/**
+ * The design inputs beyond the specification as the engine's options, or the first that is not a
+ * number.
+ */
+function toOptions(extra: Extra): { value: LateralOptions } | { field: string; key: string } {
+  const options: LateralOptions = { formula: extra.formula };
+  for (const key of EXTRA_KEYS) {
+    const n = parseDecimal(extra[key]);
+    if (n === null) return { field: key, key: 'irrigation.notANumber' };
+    options[key] = n;
+  }
+  if (extra.fix !== 'table') {
+    const n = parseDecimal(extra.fixValue);
+    if (n === null) return { field: extra.fix, key: 'irrigation.notANumber' };
+    options[extra.fix] = n;
+  }
+  return { value: options };
 }
 
 export function toCalculation(
@@ -118,18 +182,8 @@ export function toCalculation(
     if (n === null) return { field: key, key: 'irrigation.notANumber' };
     input[key] = n;
   }
-  const options: LateralOptions = { formula: extra.formula };
-  for (const key of EXTRA_KEYS) {
-    const n = parseDecimal(extra[key]);
-    if (n === null) return { field: key, key: 'irrigation.notANumber' };
-    options[key] = n;
-  }
-  if (extra.fix !== 'table') {
-    const n = parseDecimal(extra.fixValue);
-    if (n === null) return { field: extra.fix, key: 'irrigation.notANumber' };
-    options[extra.fix] = n;
-  }
-  return { value: { input, options } };
+  const options = toOptions(extra);
+  return 'field' in options ? options : { value: { input, options: options.value } };
 }
 
 /** The alert of a field: an i18n key and the engine's message when the key has no text. */
@@ -152,17 +206,47 @@ export type Action =
   | { type: 'calculate' }
   | { type: 'reset' };
 
-export function init(saved: Saved | null): State {
-  return {
-    raw: saved?.raw ?? defaultRaw(),
-    extra: saved?.extra ?? defaultExtra(),
-    calculation: saved?.calculation ?? null,
-    alert: null,
-  };
+/** The alert Calculate gives when the engine refuses a calculation; null when it designs it. */
+function engineAlert(calculation: Calculation): FieldAlert | null {
+  try {
+    designLateral(calculation.input, calculation.options);
+    return null;
+  } catch (err) {
+    if (err instanceof HydraulicsInputError) {
+      return {
+        field: err.field,
+        key: `irrigation.lateral.invalid.${err.field}`,
+        fallback: err.message,
+      };
+    }
+    throw err;
+  }
 }
 
-export function toSaved(state: State) {
-  return { raw: state.raw, extra: state.extra, input: state.calculation?.input ?? null };
+/**
+ * The state of a saved design (null: a new one): the fields as typed and the results shown, from
+ * the calculation they came from; one the engine now refuses gives Calculate's alert instead.
+ */
+export function init(saved: Saved | null): State {
+  const state: State = {
+    raw: saved?.raw ?? defaultRaw(),
+    extra: saved?.extra ?? defaultExtra(),
+    calculation: null,
+    alert: null,
+  };
+  if (saved?.recalculate) return reducer(state, { type: 'calculate' });
+  if (!saved?.calculation) return state;
+  const alert = engineAlert(saved.calculation);
+  return alert ? { ...state, alert } : { ...state, calculation: saved.calculation };
+}
+
+export function toSaved(state: State): SavedData {
+  return {
+    raw: state.raw,
+    extra: state.extra,
+    input: state.calculation?.input ?? null,
+    options: state.calculation?.options ?? null,
+  };
 }
 
 export function reducer(state: State, action: Action): State {
@@ -176,21 +260,8 @@ export function reducer(state: State, action: Action): State {
     case 'calculate': {
       const parsed = toCalculation(state.raw, state.extra);
       if ('field' in parsed) return { ...state, alert: { field: parsed.field, key: parsed.key } };
-      try {
-        designLateral(parsed.value.input, parsed.value.options);
-      } catch (err) {
-        if (err instanceof HydraulicsInputError) {
-          return {
-            ...state,
-            alert: {
-              field: err.field,
-              key: `irrigation.lateral.invalid.${err.field}`,
-              fallback: err.message,
-            },
-          };
-        }
-        throw err;
-      }
+      const alert = engineAlert(parsed.value);
+      if (alert) return { ...state, alert };
       return { ...state, alert: null, calculation: parsed.value };
     }
   }

@@ -164,6 +164,90 @@ describe('main-line state', () => {
   });
 });
 
+describe('main-line saved design', () => {
+  const t = ((key: string) => key) as never;
+  const fmt = (v: number, d = 2) => v.toFixed(d);
+  /** Saved as JSON (the design file and the autosave), then opened. */
+  const reopened = (s: State) => init(parseSaved(JSON.parse(JSON.stringify(toSaved(s)))));
+  /** What the screen, the CSV and the PDF show. */
+  const shown = (s: State) => {
+    const report = mainlineReport(s, t, 'es');
+    return {
+      sections: s.sections.map(({ raw, input, calculatedRaw, result, alert }) => ({
+        raw,
+        input,
+        calculatedRaw,
+        result,
+        alert,
+      })),
+      totals: s.totals,
+      profile: pressureProfile(s),
+      csv: reportCsvRows(report),
+      pdf: reportPdfBlocks(report, fmt, [null]),
+    };
+  };
+
+  it('brings back the fields as typed and the results and totals shown, with their own pressure', () => {
+    const s = run(typed('30'), { type: 'totals' });
+    const key = s.sections[0]!.key;
+    const edited = run(
+      s,
+      { type: 'pressure', value: '50' },
+      { type: 'raw', key, field: 'flow', value: '10' },
+      { type: 'raw', key, field: 'length', value: '100' },
+    );
+    const back = reopened(edited);
+    expect(back.initialPressure).toBe('50');
+    expect(back.sections[0]!.raw).toEqual(edited.sections[0]!.raw);
+    expect(back.totals).toEqual(s.totals);
+    expect(back.totals!.initialPressure).toBe(30);
+    expect(back.totals!.endPressure).toBeCloseTo(30 - s.totals!.hfTotal, 12);
+    expect(back.pressureAlert).toBeNull();
+    expect(shown(back)).toEqual(shown(edited));
+    expect(toSaved(back)).toEqual(JSON.parse(JSON.stringify(toSaved(edited))));
+  });
+
+  it('a saved calculation the engine refuses gets the alert Calculate gives', () => {
+    const s = run(typed('30'), { type: 'totals' });
+    const saved = JSON.parse(JSON.stringify(toSaved(s))) as ReturnType<typeof toSaved>;
+    saved.totalsPressure = 0.01;
+    saved.sections[0]!.calculatedRaw!.slope = '2';
+    const back = init(parseSaved(saved));
+    const refused = run(typed('0.01'), { type: 'totals' });
+    expect(refused.pressureAlert).toEqual(expect.any(String));
+    expect(back.totals).toBeNull();
+    expect(back.pressureAlert).toBe(refused.pressureAlert);
+    const key = s.sections[0]!.key;
+    const slope = run(
+      s,
+      { type: 'raw', key, field: 'slope', value: '2' },
+      { type: 'calculate', key },
+    );
+    expect(slope.sections[0]!.alert?.field).toBe('slope');
+    expect(back.sections[0]!.alert).toEqual(slope.sections[0]!.alert);
+    expect(back.sections[0]!.result).toBeNull();
+    expect(back.sections[0]!.raw).toEqual(s.sections[0]!.raw);
+  });
+
+  it('older files: sections calculated again from their fields, totals with the field’s pressure', () => {
+    const s = run(typed('30'), { type: 'totals' });
+    const edited = run(s, { type: 'pressure', value: '50' });
+    const { initialPressure, sections, totals } = toSaved(edited);
+    const old = {
+      initialPressure,
+      sections: sections.map(({ raw, calculated }) => ({ raw, calculated })),
+      totals,
+    };
+    const back = init(parseSaved(JSON.parse(JSON.stringify(old))));
+    expect(back.totals!.initialPressure).toBe(50);
+    expect(back.sections.map((x) => x.result)).toEqual(s.sections.map((x) => x.result));
+    // A field's pressure the engine refuses: the alert, not silently no totals.
+    const low = init(parseSaved({ ...old, initialPressure: '0' }));
+    expect(low.totals).toBeNull();
+    expect(low.pressureAlert).toBe(run(typed('0'), { type: 'totals' }).pressureAlert);
+  });
+});
+
 describe('main-line report', () => {
   const t = ((key: string) => key) as never;
   const fmt = (v: number, d = 2) => v.toFixed(d);

@@ -3,6 +3,7 @@
  * (no React, no browser) so every rule can be unit-tested.
  */
 import {
+  HydraulicsInputError,
   STATUS_HERE,
   availableNominalDiameters,
   designMainline,
@@ -54,8 +55,21 @@ export interface State {
 
 export interface Saved {
   initialPressure: string;
-  sections: { raw: MainlineSectionRaw; calculated: boolean }[];
+  sections: {
+    raw: MainlineSectionRaw;
+    calculated: boolean;
+    /**
+     * The fields the result shown was calculated from (files saved before it was kept have none:
+     * such a section is calculated again from `raw`).
+     */
+    calculatedRaw?: MainlineSectionRaw | null;
+  }[];
   totals: boolean;
+  /**
+   * The initial pressure the totals shown were made with (the field may have changed since); files
+   * saved before it was kept have none: the field's.
+   */
+  totalsPressure?: number | null;
 }
 
 export type Action =
@@ -103,24 +117,42 @@ export function calculateSection(s: Section, number: number): Section {
   return { ...s, input: check.value, calculatedRaw: s.raw, result, alert };
 }
 
+/** The fields of a saved section, or null when they are not. */
+function readRaw(data: unknown): MainlineSectionRaw | null {
+  if (!is.stringRecord(data, FIELDS)) return null;
+  return Object.fromEntries(FIELDS.map((f) => [f, data[f]])) as MainlineSectionRaw;
+}
+
 export function parseSaved(data: unknown): Saved | null {
   if (!is.record(data) || !is.string(data.initialPressure) || !Array.isArray(data.sections)) {
     return null;
   }
   const sections: Saved['sections'] = [];
   for (const s of data.sections) {
-    if (!is.record(s) || !is.stringRecord(s.raw, FIELDS)) return null;
-    const raw = Object.fromEntries(FIELDS.map((f) => [f, (s.raw as Record<Field, string>)[f]]));
-    sections.push({ raw: raw as MainlineSectionRaw, calculated: s.calculated === true });
+    const raw = is.record(s) ? readRaw(s.raw) : null;
+    if (!raw) return null;
+    const calculated = s.calculated === true;
+    sections.push({ raw, calculated, calculatedRaw: calculated ? readRaw(s.calculatedRaw) : null });
   }
-  return { initialPressure: data.initialPressure, sections, totals: data.totals === true };
+  const totals = data.totals === true;
+  return {
+    initialPressure: data.initialPressure,
+    sections,
+    totals,
+    totalsPressure: totals && is.number(data.totalsPressure) ? data.totalsPressure : null,
+  };
 }
 
 export function toSaved(state: State): Saved {
   return {
     initialPressure: state.initialPressure,
-    sections: state.sections.map((s) => ({ raw: s.raw, calculated: s.result !== null })),
+    sections: state.sections.map((s) => ({
+      raw: s.raw,
+      calculated: s.result !== null,
+      calculatedRaw: s.result ? s.calculatedRaw : null,
+    })),
     totals: state.totals !== null,
+    totalsPressure: state.totals?.initialPressure ?? null,
   };
 }
 
@@ -152,24 +184,47 @@ function computeTotals(initialPressure: number, sections: Section[]): MainlineTo
 const followTotals = (totals: MainlineTotals | null, sections: Section[]) =>
   totals && computeTotals(totals.initialPressure, sections);
 
-/** The state of a saved design (recalculated), or of a new one (one empty section). */
+/**
+ * The totals of a saved design, made with the pressure they were made with (older files: the
+ * field's); a pressure the engine refuses gives Calculate's alert instead.
+ */
+function savedTotals(saved: Saved, sections: Section[]): Pick<State, 'totals' | 'pressureAlert'> {
+  if (!saved.totals) return { totals: null, pressureAlert: null };
+  let pressure = saved.totalsPressure ?? null;
+  if (pressure === null) {
+    const check = validateInitialPressure(saved.initialPressure);
+    if (!check.ok) return { totals: null, pressureAlert: check.message };
+    pressure = check.value;
+  }
+  try {
+    return { totals: computeTotals(pressure, sections), pressureAlert: null };
+  } catch (err) {
+    if (err instanceof HydraulicsInputError) return { totals: null, pressureAlert: err.message };
+    throw err;
+  }
+}
+
+/**
+ * The state of a saved design, or of a new one (one empty section): each section's fields as typed
+ * and its result calculated again from the fields it came from (one the engine now refuses gets
+ * Calculate's alert), and the totals with their own pressure.
+ */
 export function init(saved: Saved | null): State {
   const base = { pressureAlert: null, exportMessage: null };
   if (!saved) {
     return { ...base, initialPressure: '', sections: [newSection(1)], totals: null, nextKey: 2 };
   }
   const sections = saved.sections.map((s, i) => {
-    const section = newSection(i + 1);
-    section.raw = s.raw;
-    return s.calculated ? calculateSection(section, i + 1) : section;
+    const section: Section = { ...newSection(i + 1), raw: s.raw };
+    if (!s.calculated) return section;
+    if (!s.calculatedRaw) return calculateSection(section, i + 1);
+    return { ...calculateSection({ ...section, raw: s.calculatedRaw }, i + 1), raw: s.raw };
   });
-  const pressure = validateInitialPressure(saved.initialPressure);
-  const totals = saved.totals && pressure.ok ? computeTotals(pressure.value, sections) : null;
   return {
     ...base,
+    ...savedTotals(saved, sections),
     initialPressure: saved.initialPressure,
     sections,
-    totals,
     nextKey: sections.length + 1,
   };
 }

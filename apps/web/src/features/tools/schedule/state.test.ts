@@ -113,6 +113,91 @@ describe('irrigation scheduling state', () => {
   });
 });
 
+describe('irrigation scheduling saved design', () => {
+  const t = ((key: string, values?: Record<string, unknown>) =>
+    values && 'count' in values ? `${key}:${String(values.count)}` : key) as never;
+  const fmt = (v: number, d = 2) => v.toFixed(d);
+  /** Saved as JSON (the design file and the autosave), then opened. */
+  const reopened = (s: State) => init(parseSaved(JSON.parse(JSON.stringify(toSaved(s)))));
+  /** What the screen, the CSV and the PDF show. */
+  const shown = (s: State) => {
+    const computed = compute(s.calculation!);
+    const report = scheduleReport(s.calculation!, computed, t, 'es', fmt);
+    return {
+      computed,
+      csv: reportCsvRows(report),
+      pdf: reportPdfBlocks(report, fmt, [null]),
+    };
+  };
+
+  it('brings back the fields and choices as they were and the results shown, not those of the fields changed since', () => {
+    const s = calculated(init(null));
+    const edited = apply(
+      s,
+      { type: 'raw', key: 'tmax', value: '35' },
+      { type: 'raw', key: 'hoursAvailable', value: '10' },
+      { type: 'options', patch: { et0Source: 'typed', kcMode: 'typed' } },
+    );
+    const back = reopened(edited);
+    expect(back.raw).toEqual(edited.raw);
+    expect(back.options).toEqual(edited.options);
+    expect(back.calculation).toEqual(s.calculation);
+    expect(back.alert).toBeNull();
+    expect(shown(back)).toEqual(shown(s));
+    expect(shown(back).computed.schedule.sectors).toBe(compute(s.calculation!).schedule.sectors);
+    expect(toSaved(back)).toEqual(JSON.parse(JSON.stringify(toSaved(edited))));
+  });
+
+  it('every way of calculating comes back as it was', () => {
+    const cases: Action[][] = [
+      [{ type: 'options', patch: { et0Source: 'typed', kcMode: 'typed' } }],
+      [{ type: 'options', patch: { et0Source: 'hargreaves' } }],
+      [
+        { type: 'options', patch: { period: 'month', month: '3', humidity: 'rhmean' } },
+        { type: 'raw', key: 'rhmean', value: '70' },
+        { type: 'raw', key: 'tPrevious', value: '10' },
+        { type: 'raw', key: 'area', value: '2,5' },
+        { type: 'raw', key: 'systemFlow', value: '40' },
+        { type: 'raw', key: 'effectiveRain', value: '' },
+      ],
+    ];
+    for (const actions of cases) {
+      const s = calculated(apply(init(null), ...actions));
+      expect(s.alert).toBeNull();
+      const edited = apply(
+        s,
+        { type: 'raw', key: 'emitterFlow', value: '2' },
+        { type: 'options', patch: { et0Source: 'penman-monteith', period: 'day' } },
+      );
+      const back = reopened(edited);
+      expect(back.calculation).toEqual(s.calculation);
+      expect(shown(back)).toEqual(shown(s));
+    }
+  });
+
+  it('a saved calculation the engine refuses gets the alert Calculate gives', () => {
+    const s = calculated(init(null));
+    const saved = JSON.parse(JSON.stringify(toSaved(s))) as ReturnType<typeof toSaved>;
+    saved.calculation!.values.eu = 0;
+    const back = init(parseSaved(saved));
+    const typed = calculated(apply(init(null), { type: 'raw', key: 'eu', value: '0' }));
+    expect(typed.alert?.field).toBe('eu');
+    expect(back.calculation).toBeNull();
+    expect(back.alert).toEqual(typed.alert);
+  });
+
+  it('older files (and calculations that cannot be read) are calculated again from the fields', () => {
+    const s = calculated(init(null));
+    const edited = apply(s, { type: 'raw', key: 'hoursAvailable', value: '10' });
+    const { raw, options, calculated: done } = toSaved(edited);
+    const again = calculated(edited).calculation;
+    expect(init(parseSaved({ raw, options, calculated: done })).calculation).toEqual(again);
+    const broken = { raw, options, calculated: done, calculation: { options, values: {} } };
+    expect(init(parseSaved(broken)).calculation).toEqual(again);
+    expect(init(parseSaved({ raw, options, calculated: false })).calculation).toBeNull();
+  });
+});
+
 describe('irrigation scheduling report', () => {
   const t = ((key: string, values?: Record<string, unknown>) =>
     values && 'count' in values ? `${key}:${String(values.count)}` : key) as never;

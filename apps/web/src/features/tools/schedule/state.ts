@@ -229,12 +229,15 @@ export interface FieldAlert {
   fallback?: string;
 }
 
+/** The numbers of the active fields, by field (optional fields left blank are left out). */
+type Values = Partial<Record<FieldKey, number>>;
+
 /** The numbers of the active fields, or the first field that is not a number. */
 export function toCalculation(
   raw: Raw,
   options: Options,
 ): { value: Calculation } | { alert: FieldAlert } {
-  const n: Partial<Record<FieldKey, number>> = {};
+  const n: Values = {};
   for (const key of activeFields(options)) {
     const text = raw[key];
     if (OPTIONAL.includes(key) && text.trim() === '') continue;
@@ -242,6 +245,11 @@ export function toCalculation(
     if (value === null) return { alert: { field: key, key: 'irrigation.notANumber' } };
     n[key] = value;
   }
+  return { value: buildCalculation(n, options) };
+}
+
+/** The calculation of the active fields' numbers `n` with the choices `options`. */
+function buildCalculation(n: Values, options: Options): Calculation {
   const stages = Object.fromEntries(
     [...LENGTH_KEYS, ...KC_KEYS].map((k) => [k, n[k]!]),
   ) as unknown as CropStages;
@@ -273,7 +281,19 @@ export function toCalculation(
     ...(n.area === undefined ? {} : { area: n.area }),
     ...(n.systemFlow === undefined ? {} : { systemFlow: n.systemFlow }),
   };
-  return { value: { options, et0Input, schedule, stages } };
+  return { options, et0Input, schedule, stages };
+}
+
+/** The numbers a calculation was made of, by field (`buildCalculation` makes it again of them). */
+function calculationValues(calculation: Calculation): Values {
+  const all: Record<string, unknown> = {
+    ...calculation.et0Input,
+    ...calculation.stages,
+    ...calculation.schedule,
+  };
+  return Object.fromEntries(
+    activeFields(calculation.options).flatMap((k) => (is.number(all[k]) ? [[k, all[k]]] : [])),
+  ) as Values;
 }
 
 /** ET0, the schedule and the season's Kc, computed (throws HydraulicsInputError on bad input). */
@@ -299,9 +319,25 @@ export interface Saved {
   raw: Raw;
   options: Options;
   calculated: boolean;
+  /**
+   * The calculation of the results shown when it was saved (its own choices and numbers, not the
+   * fields and selectors changed since); null without results, or for a file saved before it was
+   * kept (`calculated`: calculated again from the fields).
+   */
+  calculation: Calculation | null;
+}
+
+/** What the design file and the autosave hold (`parseSaved` reads it back). */
+export interface SavedData {
+  raw: Raw;
+  options: Options;
+  calculated: boolean;
+  /** The results' choices and their numbers by field (null: no results). */
+  calculation: { options: Options; values: Values } | null;
 }
 
 export interface State extends Saved {
+  /** The calculation of the results shown (the fields and selectors may have changed since). */
   calculation: Calculation | null;
   alert: FieldAlert | null;
   /** True right after values came from the lateral page (a note on the screen; not saved). */
@@ -321,18 +357,30 @@ function engineAlert(error: HydraulicsInputError): FieldAlert {
   return { field, key: `irrigation.schedule.invalid.${field}`, fallback: error.message };
 }
 
+/** The alert Calculate gives when the engine refuses a calculation; null when it computes it. */
+function refused(calculation: Calculation): FieldAlert | null {
+  try {
+    compute(calculation);
+    return null;
+  } catch (error) {
+    if (error instanceof HydraulicsInputError) return engineAlert(error);
+    throw error;
+  }
+}
+
 function calculate(state: State): State {
   const parsed = toCalculation(state.raw, state.options);
   if ('alert' in parsed) return { ...state, alert: parsed.alert };
-  try {
-    compute(parsed.value);
-  } catch (error) {
-    if (error instanceof HydraulicsInputError) return { ...state, alert: engineAlert(error) };
-    throw error;
-  }
+  const alert = refused(parsed.value);
+  if (alert) return { ...state, alert };
   return { ...state, alert: null, calculation: parsed.value, calculated: true };
 }
 
+/**
+ * The state of a saved design (null: a new one): the fields and choices as they were and the
+ * results shown, of the calculation they came from (one the engine now refuses gives Calculate's
+ * alert instead); files saved before it was kept are calculated again from the fields.
+ */
 export function init(saved: Saved | null): State {
   const state: State = {
     raw: saved?.raw ?? { ...DEFAULT_RAW },
@@ -342,7 +390,44 @@ export function init(saved: Saved | null): State {
     alert: null,
     imported: false,
   };
+  if (saved?.calculation) {
+    const alert = refused(saved.calculation);
+    if (alert) return { ...state, alert };
+    return { ...state, calculation: saved.calculation, calculated: true };
+  }
   return saved?.calculated ? calculate(state) : state;
+}
+
+/** Saved choices: those that are one of their values (a month 1-12 as text). */
+function readOptions(o: Record<string, unknown>): Partial<Options> {
+  const options: Partial<Options> = {};
+  const pick = <K extends keyof Options>(key: K, values: readonly Options[K][]) => {
+    if ((values as readonly unknown[]).includes(o[key])) options[key] = o[key] as Options[K];
+  };
+  pick('et0Source', ET0_SOURCES);
+  pick('period', PERIODS);
+  pick('humidity', HUMIDITY_MODES);
+  pick('radiation', RADIATION_MODES);
+  pick('kcMode', KC_MODES);
+  const month = Number(o.month);
+  if (Number.isInteger(month) && month >= 1 && month <= 12) options.month = String(month);
+  return options;
+}
+
+/** A saved calculation: every choice one of its values, every number its field needs. */
+function readCalculation(data: unknown): Calculation | null {
+  if (!is.record(data) || !is.record(data.options) || !is.record(data.values)) return null;
+  const options = readOptions(data.options);
+  if (Object.keys(options).length !== Object.keys(DEFAULT_OPTIONS).length) return null;
+  const { values } = data;
+  const n: Values = {};
+  for (const key of activeFields(options as Options)) {
+    const value = values[key];
+    if (OPTIONAL.includes(key) && value === undefined) continue;
+    if (!is.number(value)) return null;
+    n[key] = value;
+  }
+  return buildCalculation(n, options as Options);
 }
 
 /** A saved design (autosave or file); null when it is not one of this screen. */
@@ -350,26 +435,26 @@ export function parseSaved(data: unknown): Saved | null {
   if (!is.record(data) || !is.stringRecord(data.raw, KEYS) || !is.record(data.options)) {
     return null;
   }
-  const o = data.options;
-  const pick = <T extends string>(values: readonly T[], value: unknown, fallback: T): T =>
-    (values as readonly unknown[]).includes(value) ? (value as T) : fallback;
-  const month = Number(o.month);
+  const calculated = data.calculated === true;
   return {
     raw: Object.fromEntries(KEYS.map((k) => [k, (data.raw as Raw)[k]])) as Raw,
-    options: {
-      et0Source: pick(ET0_SOURCES, o.et0Source, DEFAULT_OPTIONS.et0Source),
-      period: pick(PERIODS, o.period, DEFAULT_OPTIONS.period),
-      month: Number.isInteger(month) && month >= 1 && month <= 12 ? String(month) : '7',
-      humidity: pick(HUMIDITY_MODES, o.humidity, DEFAULT_OPTIONS.humidity),
-      radiation: pick(RADIATION_MODES, o.radiation, DEFAULT_OPTIONS.radiation),
-      kcMode: pick(KC_MODES, o.kcMode, DEFAULT_OPTIONS.kcMode),
-    },
-    calculated: data.calculated === true,
+    options: { ...DEFAULT_OPTIONS, ...readOptions(data.options) },
+    calculated,
+    calculation: calculated ? readCalculation(data.calculation) : null,
   };
 }
 
-export function toSaved(state: State): Saved {
-  return { raw: state.raw, options: state.options, calculated: state.calculation !== null };
+export function toSaved(state: State): SavedData {
+  const { calculation } = state;
+  return {
+    raw: state.raw,
+    options: state.options,
+    calculated: calculation !== null,
+    calculation: calculation && {
+      options: calculation.options,
+      values: calculationValues(calculation),
+    },
+  };
 }
 
 /** A number as a field's text, without binary noise (93.456789 → "93.46" with 2 decimals). */

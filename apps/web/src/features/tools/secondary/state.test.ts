@@ -149,6 +149,95 @@ describe('secondary-line state', () => {
   });
 });
 
+describe('secondary-line saved design', () => {
+  const t = ((key: string, o?: { n?: number }) => (o?.n ? `${key} ${o.n}` : key)) as never;
+  const fmt = (v: number, d = 2) => v.toFixed(d);
+  /** Saved as JSON (the design file and the autosave), then opened. */
+  const reopened = (s: State) => init(parseSaved(JSON.parse(JSON.stringify(toSaved(s)))), 'es');
+  /** What the screen, the CSV and the PDF show. */
+  const shown = (s: State) => {
+    const report = secondaryReport(s, t, 'es', fmt);
+    return {
+      units: s.units.map(({ raw, input, calculatedRaw, result, alert }) => ({
+        raw,
+        input,
+        calculatedRaw,
+        result,
+        alert,
+      })),
+      summary: s.summary,
+      pressures: sectionPressures(s),
+      stretches: stretchRows(s),
+      profiles: pressureProfiles(s),
+      csv: reportCsvRows(report),
+      pdf: reportPdfBlocks(report, fmt, [null, null]),
+    };
+  };
+
+  it('brings back the fields as typed and the results and totals shown, not a redesign of the fields edited since', () => {
+    const s = run(designed(A, B), { type: 'accounting' });
+    // Section 2 (100 m) edited to 150 m, not calculated.
+    const edited = run(s, { type: 'raw', key: s.units[1]!.key, field: 'length', value: '150' });
+    const back = reopened(edited);
+    expect(back.units[1]!.raw.length).toBe('150');
+    expect(back.units[1]!.calculatedRaw?.length).toBe('100');
+    expect(back.units.map((u) => u.result)).toEqual([engine(A, 1), engine(B, 2)]);
+    expect(back.summary).toEqual(summarizePipes([engine(A, 1), engine(B, 2)]));
+    expect(shown(back)).toEqual(shown(edited));
+    expect(toSaved(back)).toEqual(JSON.parse(JSON.stringify(toSaved(edited))));
+  });
+
+  it('the totals stay those of the results they were made from', () => {
+    const s = run(designed(A, B), { type: 'accounting' });
+    const key = s.units[0]!.key;
+    // Calculated again after the accounting: the totals shown are still the earlier results'.
+    const recalculated = run(
+      s,
+      { type: 'raw', key, field: 'length', value: '60' },
+      { type: 'calculate', key, lang: 'es' },
+    );
+    expect(recalculated.summary).toEqual(s.summary);
+    const back = reopened(recalculated);
+    expect(back.units[0]!.result).toEqual(engine({ ...A, length: '60' }, 1));
+    expect(back.summary).toEqual(s.summary);
+    expect(sectionPressures(back)).toEqual(sectionPressures(s));
+    expect(shown(back)).toEqual(shown(recalculated));
+  });
+
+  it('a saved section the engine refuses gets the alert Calculate gives', () => {
+    const s = designed(A);
+    const saved = JSON.parse(JSON.stringify(toSaved(s))) as ReturnType<typeof toSaved>;
+    saved.units[0]!.calculatedRaw!.nd = '9';
+    const back = init(parseSaved(saved), 'es');
+    const typed = run(
+      s,
+      { type: 'raw', key: s.units[0]!.key, field: 'nd', value: '9' },
+      { type: 'calculate', key: s.units[0]!.key, lang: 'es' },
+    );
+    expect(typed.units[0]!.alert?.field).toBe('nd');
+    expect(back.units[0]!.alert).toEqual(typed.units[0]!.alert);
+    expect(back.units[0]!.result).toBeNull();
+    expect(back.units[0]!.raw).toEqual(s.units[0]!.raw);
+  });
+
+  it('older files: sections calculated again from their fields, totals made again', () => {
+    const s = run(designed(A, B), { type: 'accounting' });
+    const edited = run(s, { type: 'raw', key: s.units[1]!.key, field: 'length', value: '150' });
+    const old = {
+      units: edited.units.map((u) => ({ raw: u.raw, calculated: u.result !== null })),
+      summary: true,
+    };
+    const back = init(parseSaved(JSON.parse(JSON.stringify(old))), 'es');
+    const longer = engine({ ...B, length: '150' }, 2);
+    expect(back.units.map((u) => u.result)).toEqual([engine(A, 1), longer]);
+    expect(back.summary).toEqual(summarizePipes([engine(A, 1), longer]));
+    // Totals that cannot be read are made again too.
+    const broken = init(parseSaved({ ...toSaved(s), totals: { summary: [{}] } }), 'es');
+    expect(broken.summary).toEqual(s.summary);
+    expect(broken.pressures).toEqual(s.pressures);
+  });
+});
+
 describe('secondary-line report', () => {
   const t = ((key: string, o?: { n?: number }) => (o?.n ? `${key} ${o.n}` : key)) as never;
   const fmt = (v: number, d = 2) => v.toFixed(d);

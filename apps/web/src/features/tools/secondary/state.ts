@@ -5,12 +5,14 @@
 import {
   DEFAULT_FRICTION_FORMULA,
   HydraulicsInputError,
+  SECONDARY_PIPE_TYPES,
   addSectionAlert,
   designSecondarySection,
   sectionCountAlert,
   summarizePipes,
   summarizePressures,
   validateSecondarySection,
+  type SecondaryPipeType,
   type SecondaryPressureSummary,
   type SecondarySectionInput,
   type SecondarySectionRaw,
@@ -67,9 +69,29 @@ export interface State {
   pageAlert: { place: 'add' | 'summary'; text: string } | null;
 }
 
+/** The pipe accounting and the pressures shown with it (`State`'s summary and pressures). */
+export interface Totals {
+  summary: SecondarySummaryRow[];
+  pressures: SecondaryPressureSummary;
+}
+
 export interface Saved {
-  units: { raw: SecondarySectionRaw; calculated: boolean }[];
+  units: {
+    raw: SecondarySectionRaw;
+    calculated: boolean;
+    /**
+     * The fields the result shown was calculated from (files saved before it was kept have none:
+     * such a section is calculated again from `raw`).
+     */
+    calculatedRaw?: SecondarySectionRaw | null;
+  }[];
   summary: boolean;
+  /**
+   * The totals shown (those of the results there were when they were asked for, which sections
+   * calculated since do not change); files saved before they were kept have none: made again from
+   * the sections' results.
+   */
+  totals?: Totals | null;
 }
 
 export type Action =
@@ -125,24 +147,77 @@ export function calculateUnit(unit: Unit, section: number, lang: Language): Unit
   }
 }
 
+/**
+ * The fields of a saved section, or null when they are not; those saved before the design checks
+ * existed get a new section's formula and pressure.
+ */
+function readRaw(data: unknown): SecondarySectionRaw | null {
+  if (!is.stringRecord(data, FIELDS)) return null;
+  const saved = data as Record<string, unknown>;
+  const raw = { ...emptyRaw(), ...Object.fromEntries(FIELDS.map((f) => [f, saved[f]])) };
+  for (const f of EXTRA_FIELDS) if (typeof saved[f] === 'string') raw[f] = saved[f];
+  return raw as SecondarySectionRaw;
+}
+
+/** A saved section pressure, or null when it is not one. */
+function readPressure(data: unknown): { section: number; inletPressure: number } | null {
+  return is.numberRecord(data, ['section', 'inletPressure'])
+    ? { section: data.section, inletPressure: data.inletPressure }
+    : null;
+}
+
+/** A saved row of the pipe accounting, or null when it is not one. */
+function readSummaryRow(data: unknown): SecondarySummaryRow | null {
+  const pipeType = is.record(data) ? data.pipeType : null;
+  if (!SECONDARY_PIPE_TYPES.includes(pipeType as SecondaryPipeType)) return null;
+  if (!is.numberRecord(data, ['nominalDiameter', 'totalLength', 'adjustedLength'])) return null;
+  const { nominalDiameter, totalLength, adjustedLength } = data;
+  return {
+    pipeType: pipeType as SecondaryPipeType,
+    nominalDiameter,
+    totalLength,
+    adjustedLength,
+  };
+}
+
+const present = <T>(values: (T | null)[]): values is T[] => values.every((v) => v !== null);
+
+/** Saved totals: the accounting's rows and the pressures, or null when they are not. */
+function readTotals(data: unknown): Totals | null {
+  if (!is.record(data) || !Array.isArray(data.summary) || !is.record(data.pressures)) return null;
+  const summary = (data.summary as unknown[]).map(readSummaryRow);
+  const { sections, required } = data.pressures;
+  const pressures = Array.isArray(sections) ? (sections as unknown[]).map(readPressure) : [null];
+  const top = required === null ? null : readPressure(required);
+  if (!present(summary) || !present(pressures) || (required !== null && !top)) return null;
+  return { summary, pressures: { sections: pressures, required: top } };
+}
+
 export function parseSaved(data: unknown): Saved | null {
   if (!is.record(data) || !Array.isArray(data.units) || data.units.length > 20) return null;
   const units: Saved['units'] = [];
   for (const u of data.units) {
-    if (!is.record(u) || !is.stringRecord(u.raw, FIELDS)) return null;
-    const saved = u.raw as Record<string, unknown>;
-    // Files saved before the design checks existed have no formula or pressure: the defaults of a new section.
-    const raw = { ...emptyRaw(), ...Object.fromEntries(FIELDS.map((f) => [f, saved[f]])) };
-    for (const f of EXTRA_FIELDS) if (typeof saved[f] === 'string') raw[f] = saved[f];
-    units.push({ raw: raw as SecondarySectionRaw, calculated: u.calculated === true });
+    const raw = is.record(u) ? readRaw(u.raw) : null;
+    if (!raw) return null;
+    const calculated = u.calculated === true;
+    units.push({ raw, calculated, calculatedRaw: calculated ? readRaw(u.calculatedRaw) : null });
   }
-  return { units, summary: data.summary === true };
+  const summary = data.summary === true;
+  return { units, summary, totals: summary ? readTotals(data.totals) : null };
 }
 
 export function toSaved(state: State): Saved {
   return {
-    units: state.units.map((u) => ({ raw: u.raw, calculated: u.result !== null })),
+    units: state.units.map((u) => ({
+      raw: u.raw,
+      calculated: u.result !== null,
+      calculatedRaw: u.result ? u.calculatedRaw : null,
+    })),
     summary: state.summary !== null,
+    totals:
+      state.summary && state.pressures
+        ? { summary: state.summary, pressures: state.pressures }
+        : null,
   };
 }
 
@@ -154,14 +229,22 @@ function summarize(units: Unit[]): Pick<State, 'summary' | 'pressures'> {
 
 const NO_SUMMARY = { summary: null, pressures: null } as const;
 
-/** The state of a saved design (recalculated), or of a new one (one empty section). */
+/**
+ * The state of a saved design, or of a new one (one empty section): each section's fields as typed
+ * and its result calculated again from the fields it came from (one the engine now refuses gets
+ * Calculate's alert), and the totals shown.
+ */
 export function init(saved: Saved | null, lang: Language): State {
   if (!saved) return { units: [newUnit(1)], ...NO_SUMMARY, nextKey: 2, pageAlert: null };
   const units = saved.units.map((u, i) => {
     const unit: Unit = { ...newUnit(i + 1), raw: u.raw };
-    return u.calculated ? calculateUnit(unit, i + 1, lang) : unit;
+    if (!u.calculated) return unit;
+    if (!u.calculatedRaw) return calculateUnit(unit, i + 1, lang);
+    return { ...calculateUnit({ ...unit, raw: u.calculatedRaw }, i + 1, lang), raw: u.raw };
   });
-  const totals = saved.summary && !sectionCountAlert(units.length) ? summarize(units) : NO_SUMMARY;
+  const totals = !saved.summary
+    ? NO_SUMMARY
+    : (saved.totals ?? (sectionCountAlert(units.length) ? NO_SUMMARY : summarize(units)));
   return { units, ...totals, nextKey: units.length + 1, pageAlert: null };
 }
 

@@ -131,8 +131,13 @@ export const is = {
     typeof v === 'object' && v !== null && !Array.isArray(v),
   string: (v: unknown): v is string => typeof v === 'string',
   boolean: (v: unknown): v is boolean => typeof v === 'boolean',
+  /** A finite number (JSON writes NaN and Infinity as null). */
+  number: (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v),
   stringRecord<K extends string>(v: unknown, keys: readonly K[]): v is Record<K, string> {
     return is.record(v) && keys.every((k) => typeof v[k] === 'string');
+  },
+  numberRecord<K extends string>(v: unknown, keys: readonly K[]): v is Record<K, number> {
+    return is.record(v) && keys.every((k) => is.number(v[k]));
   },
 };
 
