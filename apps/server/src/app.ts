@@ -25,7 +25,7 @@ import { UserRepository } from './modules/users/user.repository.ts';
 import type { Platform } from './platform.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import { localizeReply, setErrorReplies } from './plugins/errors.ts';
-import { API_PREFIXES, registerSpa } from './plugins/spa.ts';
+import { isServerPath, registerSpa } from './plugins/spa.ts';
 
 export interface App {
   server: FastifyInstance;
@@ -116,7 +116,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     server.addHook('onRequest', async (request, reply) => {
       // the route the router matched (it decodes %-escapes: /%61pi/ is /api/), else the path
       const target = request.routeOptions.url ?? decodedPath(request.url);
-      if (API_PREFIXES.some((prefix) => target.startsWith(prefix))) {
+      if (isServerPath(target)) {
         return reply
           .code(503)
           .header('Retry-After', '3600')

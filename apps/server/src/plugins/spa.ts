@@ -4,8 +4,13 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { ALL_ROUTE_PATHS, type AppRuntimeConfig, SERVER_MESSAGES } from '@diagrodl/contracts';
 
-/** The paths the server answers itself (calls and media), never with the app's page. */
-export const API_PREFIXES = ['/api/', '/diagrodl/', '/media/'];
+const API_PREFIXES = ['/api/', '/diagrodl/', '/media/'];
+
+/** Whether a path (a query string allowed) is one the server answers itself (calls, media), never with the app's page. */
+export function isServerPath(url: string): boolean {
+  const path = url.split('?')[0] ?? '/';
+  return API_PREFIXES.some((p) => path.startsWith(p) || `${path}/` === p);
+}
 
 /** JSON for a <script type="application/json"> block: '<' escaped so it cannot close the tag. */
 function inlineJson(value: unknown): string {
@@ -49,8 +54,7 @@ export async function registerSpa(
   const knownRoutes = new Set(ALL_ROUTE_PATHS.map((r) => r.toLowerCase()));
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    const isApi = API_PREFIXES.some((p) => url.startsWith(p) || `${url}/` === p);
-    if (isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    if (isServerPath(url) || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.code(404).send({ status: 'ERROR', detail: SERVER_MESSAGES.notFound });
     }
     if (!indexHtml) {

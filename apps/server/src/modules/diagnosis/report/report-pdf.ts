@@ -154,9 +154,8 @@ export function nameLines(
 const GREEN = '#2e7d32';
 const GREY = '#555555';
 
-/** Renders the report; resolves with the PDF bytes. */
 /** `zone` when it is a time zone this server's Intl knows, else undefined. */
-export function knownTimeZone(zone: string | undefined): string | undefined {
+function knownTimeZone(zone: string | undefined): string | undefined {
   if (!zone) return undefined;
   try {
     return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
@@ -165,6 +164,7 @@ export function knownTimeZone(zone: string | undefined): string | undefined {
   }
 }
 
+/** Renders the report; resolves with the PDF bytes. */
 export function renderDiagnosisReport(input: ReportInput): Promise<Buffer> {
   const t = TEXT[input.language];
   const doc = new PDFDocument({

@@ -18,7 +18,7 @@ import {
   type MainlineSectionResult,
   type MainlineTotals,
 } from '@diagrodl/hydraulics';
-import { is } from '../shared/export.ts';
+import { is, recalculateSaved } from '../shared/export.ts';
 
 export const KIND = 'mainline';
 export type Field = keyof MainlineSectionRaw;
@@ -217,8 +217,7 @@ export function init(saved: Saved | null): State {
   const sections = saved.sections.map((s, i) => {
     const section: Section = { ...newSection(i + 1), raw: s.raw };
     if (!s.calculated) return section;
-    if (!s.calculatedRaw) return calculateSection(section, i + 1);
-    return { ...calculateSection({ ...section, raw: s.calculatedRaw }, i + 1), raw: s.raw };
+    return recalculateSaved(section, s.calculatedRaw, (x) => calculateSection(x, i + 1));
   });
   return {
     ...base,

@@ -20,7 +20,7 @@ import {
   type SecondarySummaryRow,
 } from '@diagrodl/hydraulics';
 import type { Language } from '@/lib/i18n.ts';
-import { is } from '../shared/export.ts';
+import { is, recalculateSaved } from '../shared/export.ts';
 import { messageNumber } from '../shared/useNumberFormat.ts';
 
 export const KIND = 'secondary';
@@ -239,8 +239,7 @@ export function init(saved: Saved | null, lang: Language): State {
   const units = saved.units.map((u, i) => {
     const unit: Unit = { ...newUnit(i + 1), raw: u.raw };
     if (!u.calculated) return unit;
-    if (!u.calculatedRaw) return calculateUnit(unit, i + 1, lang);
-    return { ...calculateUnit({ ...unit, raw: u.calculatedRaw }, i + 1, lang), raw: u.raw };
+    return recalculateSaved(unit, u.calculatedRaw, (x) => calculateUnit(x, i + 1, lang));
   });
   const totals = !saved.summary
     ? NO_SUMMARY

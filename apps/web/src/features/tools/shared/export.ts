@@ -141,6 +141,20 @@ export const is = {
   },
 };
 
+/**
+ * A saved designer section with its result again: calculated from the fields the result came
+ * from (`calculatedRaw`; files saved before it was kept: the fields as typed), the fields shown
+ * staying as typed.
+ */
+export function recalculateSaved<S extends { raw: R }, R>(
+  section: S,
+  calculatedRaw: R | null | undefined,
+  calculate: (section: S) => S,
+): S {
+  if (!calculatedRaw) return calculate(section);
+  return { ...calculate({ ...section, raw: calculatedRaw }), raw: section.raw };
+}
+
 /** A file name stem with the date: 'diagrodl-lateral-2026-11-21'. */
 export function fileStem(tool: string, now = new Date()): string {
   return `diagrodl-${tool}-${now.toISOString().slice(0, 10)}`;
