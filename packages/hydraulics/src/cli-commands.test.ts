@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CliInputError, isCommand, runCommand } from './cli-commands';
+import { CliInputError, csvCommandInput, isCommand, runCommand } from './cli-commands';
+import { SAMPLE_DAILY_CSV, SAMPLE_DAILY_SITE, SAMPLE_HOURLY_CSV } from './weather-csv';
 import { DRIP_EXAMPLE, FAO56_EXAMPLE_18 } from './worked-examples';
 
 function fails(command: string, input: unknown, message: unknown, options = {}) {
@@ -355,7 +356,7 @@ describe('commands', () => {
     fails(
       'pump',
       {},
-      "command: expected one of convert, lateral, secondary, mainline, et0, schedule, got 'pump'",
+      "command: expected one of convert, lateral, secondary, mainline, et0, schedule, balance, effective-rain, risk, got 'pump'",
     );
   });
 });
@@ -454,5 +455,199 @@ describe('schedule', () => {
     );
     fails('schedule', { ...EXAMPLE, emitterFlow: undefined }, 'emitterFlow: required (number)');
     fails('schedule', { ...EXAMPLE, stages: { kcMax: 1 } }, 'stages: Unrecognized key: "kcMax"');
+  });
+});
+
+/** θFC 0.30, θWP 0.15, Zr 0.7 m (TAW 105 mm), Kc 1, ET0 5 mm/day: RAW 52.5 mm. */
+const BALANCE = {
+  fieldCapacity: 0.3,
+  wiltingPoint: 0.15,
+  rootDepth: 0.7,
+  p: 0.5,
+  kc: 1,
+  initialDepletion: 50,
+  strategy: 'depletion',
+  days: [
+    { date: '2026-06-01', et0: 5, rain: 0 },
+    { date: '2026-06-02', et0: 5 },
+    { date: '2026-06-03', et0: 5, rain: 30 },
+  ],
+};
+
+describe('balance', () => {
+  it("gives the water balance with the issue's keys first", () => {
+    const output = runCommand('balance', BALANCE).output as {
+      taw: number;
+      days: Record<string, unknown>[];
+      totals: Record<string, number>;
+      outsideSeason: number;
+    };
+    expect(Object.keys(output)).toEqual(['taw', 'days', 'totals', 'outsideSeason']);
+    expect(output.taw).toBeCloseTo(105, 12);
+    expect(Object.keys(output.days[0]!)).toEqual([
+      'date',
+      'etc',
+      'p',
+      'raw',
+      'effectiveRain',
+      'irrigation',
+      'ks',
+      'eta',
+      'deepPercolation',
+      'depletion',
+      'day',
+      'et0',
+      'et0Method',
+      'kc',
+      'rain',
+      'runoff',
+      'grossIrrigation',
+      'hoursPerSector',
+    ]);
+    expect(Object.keys(output.totals)).toEqual([
+      'etc',
+      'eta',
+      'effectiveRain',
+      'irrigation',
+      'deepPercolation',
+      'irrigations',
+      'rain',
+      'grossIrrigation',
+      'stressDays',
+    ]);
+    // Day 2 starts at 55 ≥ RAW 52.5: 55 mm refill it.
+    expect(output.days.map((d) => d.irrigation)).toEqual([0, 55, 0]);
+    expect(output.totals.irrigations).toBe(1);
+    expect(output.totals.effectiveRain).toBe(30);
+  });
+
+  it('names the bad field', () => {
+    fails(
+      'balance',
+      { ...BALANCE, wiltingPoint: 0.3 },
+      'wiltingPoint: wiltingPoint must be below fieldCapacity',
+    );
+    fails(
+      'balance',
+      { ...BALANCE, days: [BALANCE.days[0], BALANCE.days[2]] },
+      'days[1].date: expected 2026-06-02, the day after 2026-06-01',
+    );
+    fails(
+      'balance',
+      { ...BALANCE, strategy: 'weekly' },
+      expect.stringMatching(/^strategy: Invalid option/),
+    );
+    fails('balance', { ...BALANCE, fieldCapacity: undefined }, 'fieldCapacity: required (number)');
+  });
+});
+
+describe('effective-rain', () => {
+  it('gives the USDA-SCS monthly effective rain', () => {
+    expect(runCommand('effective-rain', { method: 'usda-scs', rain: 100 }).output).toEqual({
+      effectiveRain: 84,
+    });
+    expect(runCommand('effective-rain', { rain: 300 }).output).toEqual({ effectiveRain: 155 });
+    fails('effective-rain', { rain: -5 }, 'rain: rain must be a monthly depth of at least 0 mm');
+    fails(
+      'effective-rain',
+      { method: 'fao', rain: 5 },
+      expect.stringMatching(/^method: Invalid input: expected "usda-scs"/),
+    );
+  });
+});
+
+describe('risk', () => {
+  const hours = Array.from({ length: 24 }, (_, h) => ({
+    time: `2026-06-01T${String(h).padStart(2, '0')}:00`,
+    temperature: 22,
+    rh: h < 16 ? 95 : 60,
+  }));
+
+  it("gives each day's sums and alerts with the issue's keys first", () => {
+    const output = runCommand('risk', { hours, tomcastThreshold: 15, lateBlightThreshold: 18 })
+      .output as { days: Record<string, unknown>[]; tomcastAlerts: string[] };
+    expect(Object.keys(output.days[0]!)).toEqual([
+      'date',
+      'wetHours',
+      'meanWetTemperature',
+      'dsv',
+      'tomcastSum',
+      'tomcastAlert',
+      'severityValue',
+      'lateBlightSum',
+      'lateBlightAlert',
+      'hours',
+      'rain',
+    ]);
+    expect(output.days[0]).toMatchObject({ wetHours: 16, dsv: 3, severityValue: 3 });
+    expect(output.tomcastAlerts).toEqual([]);
+  });
+
+  it('names the bad field', () => {
+    const bad = hours.map((h, i) => (i === 5 ? { ...h, rh: 150 } : h));
+    fails('risk', { hours: bad }, 'hours[5].rh: rh must be between 0 and 100 %');
+    const swapped = [hours[0], hours[2], hours[1]];
+    fails(
+      'risk',
+      { hours: swapped },
+      'hours[1].time: expected 2026-06-01T01:00, one hour after 2026-06-01T00:00',
+    );
+    fails(
+      'risk',
+      { hours, tomcastThreshold: 25 },
+      'tomcastThreshold: tomcastThreshold must be a whole number from 15 to 20',
+    );
+  });
+});
+
+describe('csvCommandInput (--input FILE.csv)', () => {
+  it('gives risk its hours and balance its days, with the other parameters', () => {
+    const risk = csvCommandInput('risk', SAMPLE_HOURLY_CSV) as { hours: unknown[] };
+    expect(risk.hours).toHaveLength(240);
+    const output = runCommand('risk', risk).output as { tomcastAlerts: string[] };
+    expect(output.tomcastAlerts).toEqual(['2026-06-06']);
+    const withThreshold = csvCommandInput('risk', SAMPLE_HOURLY_CSV, { tomcastThreshold: 20 });
+    expect(withThreshold).toMatchObject({ tomcastThreshold: 20 });
+    const { days: _days, kc: _kc, ...params } = BALANCE;
+    const balance = csvCommandInput('balance', SAMPLE_DAILY_CSV, {
+      ...params,
+      latitude: SAMPLE_DAILY_SITE.latitude,
+      altitude: SAMPLE_DAILY_SITE.altitude,
+    });
+    const result = runCommand('balance', balance).output as { days: { et0Method: string }[] };
+    expect(result.days).toHaveLength(60);
+    expect(result.days[0]!.et0Method).toBe('penman-monteith');
+  });
+
+  it('refuses what it cannot use, and gives the CSV errors in English, one per line', () => {
+    const throws = (run: () => unknown, message: string) => {
+      expect(run).toThrow(CliInputError);
+      expect(run).toThrow(message);
+    };
+    throws(
+      () => csvCommandInput('balance', SAMPLE_DAILY_CSV),
+      'fieldCapacity: required (number): give the balance parameters with --params FILE.json',
+    );
+    throws(
+      () => csvCommandInput('schedule', SAMPLE_DAILY_CSV),
+      '--input: only balance and risk read a CSV file',
+    );
+    throws(
+      () => csvCommandInput('risk', SAMPLE_HOURLY_CSV, [1]),
+      '--params: expected a JSON object',
+    );
+    throws(
+      () => csvCommandInput('risk', SAMPLE_HOURLY_CSV, { hours: [] }),
+      '--params: hours come from the CSV file; leave them out',
+    );
+    throws(
+      () =>
+        csvCommandInput(
+          'risk',
+          'time,temperature,rh\n2026-06-01T00:00,20,150\n2026-06-01T02:00,20,50\n',
+        ),
+      'row 2: humidity 150 % outside 0-100\nrow 3: time 2026-06-01T02:00 out of order: expected 2026-06-01T01:00',
+    );
+    throws(() => csvCommandInput('balance', SAMPLE_HOURLY_CSV, {}), 'row 1: no date column');
   });
 });

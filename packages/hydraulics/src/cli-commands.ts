@@ -26,8 +26,21 @@ import {
 import { convert, equivalents, isUnitOf, MEASURES, type Measure } from './units';
 import { et0InputSchema, referenceEvapotranspiration } from './evapotranspiration';
 import { irrigationSchedule, scheduleInputSchema } from './schedule';
+import { usdaScsEffectiveRain, waterBalance, waterBalanceInputSchema } from './water-balance';
+import { diseaseRisk, riskInputSchema } from './disease-risk';
+import { parseWeatherCsv, weatherCsvErrorText } from './weather-csv';
 
-export const COMMANDS = ['convert', 'lateral', 'secondary', 'mainline', 'et0', 'schedule'] as const;
+export const COMMANDS = [
+  'convert',
+  'lateral',
+  'secondary',
+  'mainline',
+  'et0',
+  'schedule',
+  'balance',
+  'effective-rain',
+  'risk',
+] as const;
 export type Command = (typeof COMMANDS)[number];
 
 /** Invalid command-line input: the CLI prints the message (it names the field) and exits 2. */
@@ -305,6 +318,120 @@ function runSchedule(input: unknown) {
   };
 }
 
+/**
+ * The daily water balance (FAO-56 ch. 8): `taw`, then each day's documented keys (date, etc, p,
+ * raw, effectiveRain, irrigation, ks, eta, deepPercolation, depletion) before the others, and the
+ * totals likewise.
+ */
+function runBalance(input: unknown) {
+  const r = engine(() => waterBalance(parse(waterBalanceInputSchema, input)));
+  return {
+    taw: r.taw,
+    days: r.days.map((d) => ({
+      date: d.date,
+      etc: d.etc,
+      p: d.p,
+      raw: d.raw,
+      effectiveRain: d.effectiveRain,
+      irrigation: d.irrigation,
+      ks: d.ks,
+      eta: d.eta,
+      deepPercolation: d.deepPercolation,
+      depletion: d.depletion,
+      day: d.day,
+      et0: d.et0,
+      et0Method: d.et0Method,
+      kc: d.kc,
+      rain: d.rain,
+      runoff: d.runoff,
+      grossIrrigation: d.grossIrrigation,
+      hoursPerSector: d.hoursPerSector,
+    })),
+    totals: {
+      etc: r.totals.etc,
+      eta: r.totals.eta,
+      effectiveRain: r.totals.effectiveRain,
+      irrigation: r.totals.irrigation,
+      deepPercolation: r.totals.deepPercolation,
+      irrigations: r.totals.irrigations,
+      rain: r.totals.rain,
+      grossIrrigation: r.totals.grossIrrigation,
+      stressDays: r.totals.stressDays,
+    },
+    outsideSeason: r.outsideSeason,
+  };
+}
+
+const effectiveRainSchema = z.strictObject({
+  method: z.enum(['usda-scs']).default('usda-scs'),
+  rain: z.number().refine(Number.isFinite, 'expected a finite number'),
+});
+
+/** CROPWAT's monthly effective rain (USDA-SCS). */
+function runEffectiveRain(input: unknown) {
+  const { rain } = parse(effectiveRainSchema, input);
+  return { effectiveRain: engine(() => usdaScsEffectiveRain(rain)) };
+}
+
+/** TOMCAST and late blight: each day's documented keys first, then the hours and rain. */
+function runRisk(input: unknown) {
+  const r = engine(() => diseaseRisk(parse(riskInputSchema, input)));
+  return {
+    days: r.days.map((d) => ({
+      date: d.date,
+      wetHours: d.wetHours,
+      meanWetTemperature: d.meanWetTemperature,
+      dsv: d.dsv,
+      tomcastSum: d.tomcastSum,
+      tomcastAlert: d.tomcastAlert,
+      severityValue: d.severityValue,
+      lateBlightSum: d.lateBlightSum,
+      lateBlightAlert: d.lateBlightAlert,
+      hours: d.hours,
+      rain: d.rain,
+    })),
+    tomcastThreshold: r.tomcastThreshold,
+    lateBlightThreshold: r.lateBlightThreshold,
+    tomcastAlerts: r.tomcastAlerts,
+    lateBlightAlerts: r.lateBlightAlerts,
+  };
+}
+
+/** Commands that read a weather CSV file (`--input FILE.csv`). */
+export const CSV_COMMANDS = ['balance', 'risk'] as const;
+
+/**
+ * The JSON input of `balance` or `risk` from a weather CSV file's text and the other parameters
+ * (`--params FILE.json`, already parsed; required for balance): the CSV gives `days` (daily) or
+ * `hours` (hourly).
+ * @throws CliInputError with the CSV's errors in English, one per line.
+ */
+export function csvCommandInput(command: string, csv: string, params?: unknown): unknown {
+  if (!(CSV_COMMANDS as readonly string[]).includes(command)) {
+    throw new CliInputError(`--input: only ${CSV_COMMANDS.join(' and ')} read a CSV file`);
+  }
+  const key = command === 'balance' ? 'days' : 'hours';
+  if (
+    params !== undefined &&
+    (typeof params !== 'object' || params === null || Array.isArray(params))
+  ) {
+    throw new CliInputError('--params: expected a JSON object');
+  }
+  if (params !== undefined && key in params) {
+    throw new CliInputError(`--params: ${key} come from the CSV file; leave them out`);
+  }
+  if (command === 'balance' && params === undefined) {
+    throw new CliInputError(
+      'fieldCapacity: required (number): give the balance parameters with --params FILE.json',
+    );
+  }
+  const result = parseWeatherCsv(csv, command === 'balance' ? 'daily' : 'hourly');
+  if (!result.ok) {
+    throw new CliInputError(result.errors.map((e) => weatherCsvErrorText(e, 'en')).join('\n'));
+  }
+  return { ...params, [key]: result.kind === 'daily' ? result.days : result.hours };
+}
+
 export function isCommand(value: string): value is Command {
   return (COMMANDS as readonly string[]).includes(value);
 }
@@ -337,5 +464,11 @@ export function runCommand(
       return { output: runEt0(input) };
     case 'schedule':
       return { output: runSchedule(input) };
+    case 'balance':
+      return { output: runBalance(input) };
+    case 'effective-rain':
+      return { output: runEffectiveRain(input) };
+    case 'risk':
+      return { output: runRisk(input) };
   }
 }

@@ -1,7 +1,8 @@
 /**
  * @diagrodl/hydraulics: unit converter, lateral-line calculator, secondary-line and main-line
- * designers, EPANET export, irrigation scheduling (FAO-56 ET0, tomato Kc, the drip schedule). Pure
- * TypeScript, no framework, no Node APIs (the CLI lives in cli.ts).
+ * designers, EPANET export, irrigation scheduling (FAO-56 ET0, tomato Kc, the drip schedule), the
+ * daily soil water balance (FAO-56 ch. 8), the disease risk (TOMCAST, late blight) and the weather
+ * CSV import. Pure TypeScript, no framework, no Node APIs (the CLI lives in cli.ts).
  */
 export { HydraulicsInputError, type ValidationResult } from './errors';
 export {
@@ -210,8 +211,62 @@ export {
   type CropStages,
 } from './crop-coefficient';
 export {
+  dripApplication,
+  dripFieldsSchema,
   irrigationSchedule,
   scheduleInputSchema,
+  type DripApplication,
+  type DripFields,
   type ScheduleInput,
   type ScheduleResult,
 } from './schedule';
+export {
+  dailyWeatherSchema,
+  depletionFraction,
+  effectiveDailyRain,
+  totalAvailableWater,
+  usdaScsEffectiveRain,
+  waterBalance,
+  waterBalanceInputSchema,
+  BALANCE_LIMITS,
+  BALANCE_STRATEGIES,
+  type BalanceDay,
+  type BalanceDayInput,
+  type BalanceEt0Method,
+  type BalanceStrategy,
+  type BalanceTotals,
+  type DailyWeather,
+  type WaterBalanceInput,
+  type WaterBalanceResult,
+} from './water-balance';
+export {
+  diseaseRisk,
+  riskInputSchema,
+  tomcastDsv,
+  wallinSeverity,
+  LATE_BLIGHT_DEFAULT_THRESHOLD,
+  LATE_BLIGHT_MAX_THRESHOLD,
+  LATE_BLIGHT_MIN_THRESHOLD,
+  MAX_RISK_HOURS,
+  TOMCAST_DEFAULT_THRESHOLD,
+  TOMCAST_THRESHOLDS,
+  WET_RH,
+  type HourInput,
+  type RiskDay,
+  type RiskInput,
+  type RiskResult,
+} from './disease-risk';
+export {
+  parseWeatherCsv,
+  weatherCsvErrorText,
+  SAMPLE_DAILY_CSV,
+  SAMPLE_DAILY_SITE,
+  SAMPLE_HOURLY_CSV,
+  WEATHER_CSV_MAX_ERRORS,
+  type WeatherCsvColumn,
+  type WeatherCsvError,
+  type WeatherCsvErrorCode,
+  type WeatherCsvField,
+  type WeatherCsvKind,
+  type WeatherCsvResult,
+} from './weather-csv';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HydraulicsInputError } from './errors';
-import { irrigationSchedule, type ScheduleInput } from './schedule';
+import { dripApplication, irrigationSchedule, type ScheduleInput } from './schedule';
 import { expectRelative } from './test-helpers';
 import { DRIP_EXAMPLE } from './worked-examples';
 
@@ -106,5 +106,21 @@ describe('drip schedule', () => {
     fails({ area: 0 }, 'area');
     fails({ systemFlow: 5 }, 'area', /required/);
     fails({ area: 1, systemFlow: 0 }, 'systemFlow');
+  });
+
+  it('has its drip part as one function, used by the water balance too', () => {
+    const r = irrigationSchedule({ ...EXAMPLE, area: 2, systemFlow: 10 });
+    const { et0: _et0, kc: _kc, ...drip } = { ...EXAMPLE, area: 2, systemFlow: 10 };
+    const { kc: _k, stage: _s, day: _d, stages: _st, etc: _e, ...rest } = r;
+    expect(dripApplication(r.netDepth, drip)).toEqual(rest);
+    expect(dripApplication(0, drip).sectors).toBeNull();
+    // The water balance names its fields under drip.; the messages are the schedule's.
+    expect(() => dripApplication(1, { ...drip, eu: 0 }, 'drip.')).toThrow(
+      expect.objectContaining({
+        field: 'drip.eu',
+        message: 'eu must be above 0 and at most 100 %',
+      }),
+    );
+    expect(() => dripApplication(-1, drip)).toThrow(/netDepth must not be negative/);
   });
 });

@@ -11,6 +11,9 @@
  *
  * With the irrigated area A (ha): each sector's flow = A/sectors · rate (m³/h), and with the
  * system (pump) flow Qs (m³/h), the fewest sectors it can serve = ceil(A · rate / Qs).
+ *
+ * Everything after the net depth is `dripApplication`, which the water balance (water-balance.ts)
+ * uses too for the gross depth and hours of each irrigation.
  */
 import { z } from 'zod';
 import { HydraulicsInputError } from './errors';
@@ -25,7 +28,7 @@ import {
   type CropStages,
 } from './crop-coefficient';
 
-export interface ScheduleInput {
+export interface ScheduleInput extends DripFields {
   /** Reference evapotranspiration (mm/day). */
   et0: number;
   /** Kc typed; or left out, with `day` of the season and `stages` (tomato by default). */
@@ -34,19 +37,6 @@ export interface ScheduleInput {
   day?: number;
   /** Effective rain (mm/day), 0 by default. */
   effectiveRain?: number;
-  /** Emitter flow (L/h), emitter spacing on the lateral and spacing between laterals (m). */
-  emitterFlow: number;
-  emitterSpacing: number;
-  lateralSpacing: number;
-  /** Emission uniformity (%). */
-  eu: number;
-  /** Leaching fraction LR (0 to below 1), 0 by default. */
-  leachingFraction?: number;
-  /** Hours a day the system can run. */
-  hoursAvailable: number;
-  /** Irrigated area (ha) and the system (pump) flow (m³/h), for the flow of each sector. */
-  area?: number;
-  systemFlow?: number;
 }
 
 export interface ScheduleResult {
@@ -92,6 +82,18 @@ export const scheduleInputSchema = z.strictObject({
   systemFlow: finiteNumber.optional(),
 });
 
+/** The CLI's (JSON) drip fields (`drip` of the water balance). */
+export const dripFieldsSchema = z.strictObject({
+  emitterFlow: finiteNumber,
+  emitterSpacing: finiteNumber,
+  lateralSpacing: finiteNumber,
+  eu: finiteNumber,
+  leachingFraction: finiteNumber.optional(),
+  hoursAvailable: finiteNumber,
+  area: finiteNumber.optional(),
+  systemFlow: finiteNumber.optional(),
+});
+
 /** Rounding slack of the whole-number results (20 h / 2 h is 10 sectors, not 9.999…). */
 const SLACK = 1e-9;
 
@@ -132,58 +134,96 @@ function scheduleKc(input: ScheduleInput): Pick<ScheduleResult, 'kc' | 'stage' |
   return { kc, stage, day: input.day, stages };
 }
 
+/** The drip system fields of the schedule (and of the water balance's `drip`). */
+export interface DripFields {
+  /** Emitter flow (L/h), emitter spacing on the lateral and spacing between laterals (m). */
+  emitterFlow: number;
+  emitterSpacing: number;
+  lateralSpacing: number;
+  /** Emission uniformity (%). */
+  eu: number;
+  /** Leaching fraction LR (0 to below 1), 0 by default. */
+  leachingFraction?: number;
+  /** Hours a day the system can run. */
+  hoursAvailable: number;
+  /** Irrigated area (ha) and the system (pump) flow (m³/h), for the flow of each sector. */
+  area?: number;
+  systemFlow?: number;
+}
+
+/** The drip part of the schedule for one net depth. */
+export type DripApplication = Pick<
+  ScheduleResult,
+  | 'netDepth'
+  | 'grossDepth'
+  | 'applicationRate'
+  | 'hoursPerSector'
+  | 'sectors'
+  | 'area'
+  | 'flowPerSector'
+  | 'systemFlow'
+  | 'sectorsForPump'
+  | 'pumpOk'
+>;
+
 /**
- * The drip schedule of one day.
+ * The drip part of the schedule: from a net depth (mm) to the gross depth, the application rate,
+ * the hours per sector and the sectors that fit, with each sector's flow and the system flow
+ * check. Used by `irrigationSchedule` (the net depth of one day) and by `waterBalance` (each
+ * irrigation's net depth).
+ * @param prefix put before the field names of the errors ('drip.' in the water balance)
  * @throws HydraulicsInputError naming the first field out of range.
  */
-export function irrigationSchedule(input: ScheduleInput): ScheduleResult {
-  check('et0', input.et0, (v) => v >= 0 && v <= 25, 'must be between 0 and 25 mm/day');
-  const crop = scheduleKc(input);
-  const effectiveRain = input.effectiveRain ?? 0;
-  const leachingFraction = input.leachingFraction ?? 0;
-  check('effectiveRain', effectiveRain, (v) => v >= 0, 'must not be negative');
-  check('emitterFlow', input.emitterFlow, (v) => v > 0, 'must be greater than 0');
-  check('emitterSpacing', input.emitterSpacing, (v) => v > 0, 'must be greater than 0');
-  check('lateralSpacing', input.lateralSpacing, (v) => v > 0, 'must be greater than 0');
-  check('eu', input.eu, (v) => v > 0 && v <= 100, 'must be above 0 and at most 100 %');
-  check(
+export function dripApplication(netDepth: number, drip: DripFields, prefix = ''): DripApplication {
+  const checkDrip = (
+    field: string,
+    value: number | undefined,
+    ok: (v: number) => boolean,
+    message: string,
+  ): void => {
+    if (value === undefined || !Number.isFinite(value) || !ok(value))
+      fail(`${prefix}${field}`, `${field} ${message}`);
+  };
+  const leachingFraction = drip.leachingFraction ?? 0;
+  checkDrip('netDepth', netDepth, (v) => v >= 0, 'must not be negative');
+  checkDrip('emitterFlow', drip.emitterFlow, (v) => v > 0, 'must be greater than 0');
+  checkDrip('emitterSpacing', drip.emitterSpacing, (v) => v > 0, 'must be greater than 0');
+  checkDrip('lateralSpacing', drip.lateralSpacing, (v) => v > 0, 'must be greater than 0');
+  checkDrip('eu', drip.eu, (v) => v > 0 && v <= 100, 'must be above 0 and at most 100 %');
+  checkDrip(
     'leachingFraction',
     leachingFraction,
     (v) => v >= 0 && v < 1,
     'must be at least 0 and below 1',
   );
-  check(
+  checkDrip(
     'hoursAvailable',
-    input.hoursAvailable,
+    drip.hoursAvailable,
     (v) => v > 0 && v <= 24,
     'must be above 0 and at most 24 h',
   );
-  if (input.area !== undefined) check('area', input.area, (v) => v > 0, 'must be greater than 0');
-  if (input.systemFlow !== undefined) {
-    if (input.area === undefined) fail('area', 'area is required to check the system flow');
-    check('systemFlow', input.systemFlow, (v) => v > 0, 'must be greater than 0');
+  if (drip.area !== undefined) checkDrip('area', drip.area, (v) => v > 0, 'must be greater than 0');
+  if (drip.systemFlow !== undefined) {
+    if (drip.area === undefined) fail(`${prefix}area`, 'area is required to check the system flow');
+    checkDrip('systemFlow', drip.systemFlow, (v) => v > 0, 'must be greater than 0');
   }
 
-  const etc = crop.kc * input.et0;
-  const netDepth = Math.max(etc - effectiveRain, 0);
-  const grossDepth = netDepth / (input.eu / 100) / (1 - leachingFraction);
-  const applicationRate = input.emitterFlow / (input.emitterSpacing * input.lateralSpacing);
+  const grossDepth = netDepth / (drip.eu / 100) / (1 - leachingFraction);
+  const applicationRate = drip.emitterFlow / (drip.emitterSpacing * drip.lateralSpacing);
   const hoursPerSector = grossDepth / applicationRate;
   const sectors =
-    hoursPerSector === 0 ? null : Math.floor(input.hoursAvailable / hoursPerSector + SLACK);
+    hoursPerSector === 0 ? null : Math.floor(drip.hoursAvailable / hoursPerSector + SLACK);
 
-  const area = input.area ?? null;
+  const area = drip.area ?? null;
   // m³/h of the whole area at once: ha · 10 000 m²/ha · mm/h (L/m²/h) / 1000 L/m³.
   const areaFlow = area === null ? null : area * 10 * applicationRate;
   const flowPerSector = areaFlow !== null && sectors ? areaFlow / sectors : null;
-  const systemFlow = input.systemFlow ?? null;
+  const systemFlow = drip.systemFlow ?? null;
   const sectorsForPump =
     systemFlow === null || areaFlow === null ? null : Math.ceil(areaFlow / systemFlow - SLACK);
   const pumpOk =
     sectorsForPump === null ? null : sectors === null || (sectors > 0 && sectorsForPump <= sectors);
   return {
-    ...crop,
-    etc,
     netDepth,
     grossDepth,
     applicationRate,
@@ -195,4 +235,18 @@ export function irrigationSchedule(input: ScheduleInput): ScheduleResult {
     sectorsForPump,
     pumpOk,
   };
+}
+
+/**
+ * The drip schedule of one day.
+ * @throws HydraulicsInputError naming the first field out of range.
+ */
+export function irrigationSchedule(input: ScheduleInput): ScheduleResult {
+  check('et0', input.et0, (v) => v >= 0 && v <= 25, 'must be between 0 and 25 mm/day');
+  const crop = scheduleKc(input);
+  const effectiveRain = input.effectiveRain ?? 0;
+  check('effectiveRain', effectiveRain, (v) => v >= 0, 'must not be negative');
+  const etc = crop.kc * input.et0;
+  const netDepth = Math.max(etc - effectiveRain, 0);
+  return { ...crop, etc, ...dripApplication(netDepth, input) };
 }
