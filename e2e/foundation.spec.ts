@@ -88,6 +88,7 @@ test.describe('shells for a logged-in user', () => {
       ['Diseño de línea secundaria', '/Secondary_designer'],
       ['Diseño de línea lateral', '/Lateral_designer'],
       ['Programación del riego', '/Irrigation_scheduling'],
+      ['Calendario de la temporada', '/Season_calendar'],
       ['DiAgroDL: diagnóstico de hojas de tomate', '/DiAgroDL'],
       ['Enfermedades del tomate', '/Tomato_crops'],
       ['Acerca de DiAgroDL', '/About_DiAgroDL'],

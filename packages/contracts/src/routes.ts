@@ -32,6 +32,7 @@ export const ROUTES = {
   // Beyond the specification's table:
   history: '/Historial',
   irrigationScheduling: '/Irrigation_scheduling',
+  seasonCalendar: '/Season_calendar',
   changePassword: '/Change_password',
   resetPassword: '/Reset_password',
   myData: '/Mis_datos',
@@ -49,6 +50,7 @@ export const PROTECTED_ROUTES: readonly string[] = [
   ROUTES.secondaryDesigner,
   ROUTES.lateralDesigner,
   ROUTES.irrigationScheduling,
+  ROUTES.seasonCalendar,
   ROUTES.tool,
   ROUTES.custom,
   ROUTES.upload,

@@ -142,6 +142,7 @@ export function AuthShell() {
                 <SideLink to={ROUTES.secondaryDesigner}>{t('sidebar.secondary')}</SideLink>
                 <SideLink to={ROUTES.lateralDesigner}>{t('sidebar.lateral')}</SideLink>
                 <SideLink to={ROUTES.irrigationScheduling}>{t('sidebar.scheduling')}</SideLink>
+                <SideLink to={ROUTES.seasonCalendar}>{t('sidebar.seasonCalendar')}</SideLink>
                 <li>
                   <span className="sidebar-link disabled" aria-disabled="true">
                     {t('sidebar.inFuture')}

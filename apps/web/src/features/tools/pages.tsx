@@ -6,6 +6,7 @@ const LateralPage = lazy(() => import('./lateral/LateralPage.tsx'));
 const SecondaryPage = lazy(() => import('./secondary/SecondaryPage.tsx'));
 const MainlinePage = lazy(() => import('./mainline/MainlinePage.tsx'));
 const SchedulePage = lazy(() => import('./schedule/SchedulePage.tsx'));
+const SeasonPage = lazy(() => import('./season/SeasonPage.tsx'));
 
 /** Routes this feature renders (path of the specification -> page element). */
 export const toolsPages: Partial<Record<string, ReactNode>> = {
@@ -14,4 +15,5 @@ export const toolsPages: Partial<Record<string, ReactNode>> = {
   [ROUTES.secondaryDesigner]: <SecondaryPage />,
   [ROUTES.principalDesigner]: <MainlinePage />,
   [ROUTES.irrigationScheduling]: <SchedulePage />,
+  [ROUTES.seasonCalendar]: <SeasonPage />,
 };

@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { useTranslation } from 'react-i18next';
+import { ROUTES } from '@diagrodl/contracts';
 import { useLocation, useNavigate } from 'react-router';
 import { ExportBar } from '../shared/ExportBar.tsx';
 import { FiguresTable } from '../shared/FiguresTable.tsx';
@@ -104,6 +105,9 @@ export default function SchedulePage() {
     calculation && computed ? scheduleReport(calculation, computed, t, lang, fmt) : null;
   const curve = calculation && computed ? seasonCurve(calculation, computed.et0Value) : [];
   const pump = s ? pumpSentence(s, t, fmt) : null;
+  // The fields as typed, for the season calendar: it takes those it has (the drip layout, the
+  // crop's stages and Kc, the site).
+  const toSeason = () => void navigate(ROUTES.seasonCalendar, { state: { fromSchedule: raw } });
 
   return (
     <ToolPage
@@ -258,7 +262,17 @@ export default function SchedulePage() {
         </section>
       )}
 
-      <ExportBar labels={labels} disabled={!computed} {...exports.actions(report)} {...files} />
+      <ExportBar labels={labels} disabled={!computed} {...exports.actions(report)} {...files}>
+        <Button
+          variant="outline-success"
+          size="sm"
+          title={t('irrigation.schedule.toSeasonHint')}
+          onClick={toSeason}
+          data-testid="schedule-to-season"
+        >
+          {t('irrigation.schedule.toSeason')}
+        </Button>
+      </ExportBar>
     </ToolPage>
   );
 }

@@ -12,6 +12,16 @@ export interface ChartSeries {
   points: readonly ChartPoint[];
   dashed?: boolean;
   markers?: boolean;
+  /** Only the markers, no line between them (events on some days, such as alerts). */
+  noLine?: boolean;
+}
+
+/** Values drawn as columns from 0 (rain, irrigation), beside the lines on the same axes. */
+export interface ChartBars {
+  id: string;
+  label: string;
+  color: string;
+  points: readonly ChartPoint[];
 }
 
 export interface ChartReferenceLine {
@@ -31,6 +41,10 @@ export interface LineChartProps {
   referenceLines?: readonly ChartReferenceLine[];
   /** Formats tick labels (locale aware). */
   formatTick: (value: number) => string;
+  /** Formats the x axis's tick labels when they differ from the y axis's (a day as a date). */
+  formatXTick?: (value: number) => string;
+  /** Column series (drawn under the lines; each x gets the columns of every bar series side by side). */
+  bars?: readonly ChartBars[];
   /** Optional data table, visually hidden, for screen readers. */
   table?: { caption: string; columns: readonly string[]; rows: readonly (readonly string[])[] };
   svgRef?: Ref<SVGSVGElement>;
@@ -78,6 +92,8 @@ export function LineChart({
   series,
   referenceLines = [],
   formatTick,
+  formatXTick = formatTick,
+  bars = [],
   table,
   svgRef,
   testId,
@@ -99,7 +115,7 @@ export function LineChart({
     return () => observer.disconnect();
   }, []);
   const narrow = chartWidth < 480;
-  const all = series.flatMap((s) => s.points);
+  const all = [...series.flatMap((s) => s.points), ...bars.flatMap((b) => b.points)];
   const xs = all.map((p) => p.x);
   const ys = [...all.map((p) => p.y), ...referenceLines.map((r) => r.y)];
   const xAxis = niceTicks(
@@ -112,7 +128,7 @@ export function LineChart({
     ys.length ? Math.max(...ys) : 1,
   );
   // Several series get a legend drawn inside the SVG (so the PDF image carries it too).
-  const legend = series.length > 1 ? series : [];
+  const legend = series.length + bars.length > 1 ? [...bars, ...series] : [];
   const perRow = Math.max(1, Math.floor((chartWidth - PAD.left) / LEGEND_ITEM));
   const legendRows = Math.ceil(legend.length / perRow);
   const height = CHART_HEIGHT + (legendRows ? legendRows * 20 + 6 : 0);
@@ -124,6 +140,14 @@ export function LineChart({
     points
       .map((p, i) => `${i === 0 ? 'M' : 'L'}${sx(p.x).toFixed(2)},${sy(p.y).toFixed(2)}`)
       .join(' ');
+  // Columns: the plot's width shared by the x values; the bar series overlap (translucent), so
+  // each column keeps a visible width on a phone.
+  const barXs = [...new Set(bars.flatMap((b) => b.points.map((p) => p.x)))];
+  const slot = barXs.length > 0 ? plotW / Math.max(barXs.length, xAxis.max - xAxis.min) : 0;
+  const barWidth = Math.max(2.5, slot * 0.8);
+  // A tick label at the right end of the x axis stays inside the drawing (a date is wider than
+  // the right margin).
+  const xLabelAt = (x: number) => Math.min(x, chartWidth - 22);
 
   return (
     <figure ref={figureRef} className="tool-chart" data-testid={testId}>
@@ -174,13 +198,13 @@ export function LineChart({
               stroke="#555555"
             />
             <text
-              x={sx(t)}
+              x={xLabelAt(sx(t))}
               y={PAD.top + plotH + 19}
               textAnchor="middle"
               fontSize="12"
               fill="#333333"
             >
-              {formatTick(t)}
+              {formatXTick(t)}
             </text>
           </g>
         ))}
@@ -231,10 +255,27 @@ export function LineChart({
             </text>
           </g>
         ))}
+        {bars.map((b) => (
+          <g key={`bars-${b.id}`} data-bars={b.id}>
+            {b.points
+              .filter((p) => p.y > 0)
+              .map((p) => (
+                <rect
+                  key={p.x}
+                  x={sx(p.x) - barWidth / 2}
+                  y={sy(p.y)}
+                  width={barWidth}
+                  height={Math.max(0, sy(0) - sy(p.y))}
+                  fill={b.color}
+                  fillOpacity="0.7"
+                />
+              ))}
+          </g>
+        ))}
         {series.map((s) => (
           <g key={s.id}>
             <path
-              d={path(s.points)}
+              d={s.noLine ? '' : path(s.points)}
               fill="none"
               stroke={s.color}
               strokeWidth="2.5"

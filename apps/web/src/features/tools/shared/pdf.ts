@@ -66,6 +66,7 @@ const REPLACEMENTS: Record<string, string> = {
   '−': '-',
   '×': 'x',
   '→': '->',
+  θ: 'theta',
   '\u00a0': ' ',
   '\u202f': ' ',
 };
