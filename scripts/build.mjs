@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureInstalled, log, mtime, newestMtime, root, run } from './lib.mjs';
+import { precompress } from './precompress.mjs';
 
 const force = process.argv.includes('--force');
 
@@ -19,6 +20,7 @@ export async function build({ force: forced = false } = {}) {
     'apps/web/public',
     'apps/web/index.html',
     'apps/web/vite.config.ts',
+    'scripts/precompress.mjs',
     ...shared,
   ];
   const webStamp = `${webDist}/.built`;
@@ -32,6 +34,12 @@ export async function build({ force: forced = false } = {}) {
       '--outDir',
       path.resolve(root, webDist),
     ]);
+    const packed = precompress(path.resolve(root, webDist));
+    const mb = (n) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+    log(
+      `compressed ${packed.files} text and WebAssembly files: ${mb(packed.bytes)} -> ` +
+        `${mb(packed.brotli)} brotli, ${mb(packed.gzip)} gzip`,
+    );
     fs.writeFileSync(path.join(root, webStamp), new Date().toISOString());
   }
 

@@ -2,13 +2,16 @@
 // the built app served by the real server. Prints:
 //  - what a first visit downloads for offline use: the service worker's precache (app shell,
 //    pages, disease images, manual) and the diagnosis pages' own cache (model, card, WebAssembly
-//    runtime), in bytes as served (the server sends them uncompressed);
+//    runtime), in bytes of the files and in bytes as sent (each fetched again from the server
+//    with the browser's Accept-Encoding, counting the body's bytes on the wire: brotli where the
+//    build made a copy, scripts/precompress.mjs);
 //  - the time to diagnose 20 photos in the browser (JPEG bytes to decision: decode, shared
 //    preprocessing, onnxruntime-web WASM, shared decision rule), goal < 3 s, after a one-photo
 //    warm-up that loads the model (printed apart), plus p50/p95 per photo.
 // Run after `npm run build` (WEB_DIST / SERVER_DIST choose other builds, as for the e2e tests).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
@@ -20,6 +23,23 @@ const port = 19000 + Math.floor(Math.random() * 1000);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-bench-device-'));
 const base = `http://127.0.0.1:${port}`;
 const MB = (n) => `${(n / 1024 / 1024).toFixed(2)} MB`;
+
+/** The bytes the server sends for `pathname` to a browser (Chromium's Accept-Encoding), undecoded. */
+function bytesSent(pathname, cookie) {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      `${base}${pathname}`,
+      { headers: { 'accept-encoding': 'gzip, deflate, br, zstd', cookie } },
+      (res) => {
+        let n = 0;
+        res.on('data', (chunk) => (n += chunk.length));
+        res.on('end', () => resolve({ n, encoding: res.headers['content-encoding'] ?? 'none' }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+  });
+}
 
 /** 20 photos: two of each PlantVillage class when the shared data is there, else the e2e photos. */
 function photos() {
@@ -139,35 +159,46 @@ try {
     }
     return out;
   });
+  const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
   let device = 0;
+  let deviceSent = 0;
   for (const [name, files] of Object.entries(sizes)) {
     if (!name.includes('ondevice')) continue;
     for (const [file, n] of Object.entries(files)) {
+      const sent = await bytesSent(file, cookie);
       device += n;
-      console.log(`  on-device cache: ${file} ${MB(n)}`);
+      deviceSent += sent.n;
+      console.log(`  on-device cache: ${file} ${MB(n)}, sent ${MB(sent.n)} (${sent.encoding})`);
     }
   }
   // the precache as the service worker lists it (sizes of the built files it fetches)
   const sw = fs.readFileSync(path.join(webDist, 'sw.js'), 'utf8');
   let precache = 0;
   let precacheJs = 0;
+  let precacheSent = 0;
+  let precacheJsSent = 0;
   let entries = 0;
   for (const m of sw.matchAll(/"url":"([^"]+)"/g)) {
     entries++;
     const rel = m[1].split('?')[0].replace(/^\//, '') || 'index.html';
     const file = path.join(webDist, rel);
     const n = fs.existsSync(file) ? fs.statSync(file).size : 0;
+    const sent = (await bytesSent(`/${rel === 'index.html' ? '' : rel}`, cookie)).n;
     precache += n;
-    if (rel.endsWith('.js')) precacheJs += n;
+    precacheSent += sent;
+    if (rel.endsWith('.js')) {
+      precacheJs += n;
+      precacheJsSent += sent;
+    }
   }
   console.log(
-    `first visit, offline diagnosis: model + card + WebAssembly runtime ${MB(device)} (downloaded once, cached; not in the landing page's JavaScript)`,
+    `first visit, offline diagnosis: model + card + WebAssembly runtime ${MB(device)}, sent ${MB(deviceSent)} (downloaded once, cached; not in the landing page's JavaScript)`,
   );
   console.log(
-    `first visit, service worker precache: ${entries} files, ${MB(precache)} (of which JavaScript ${MB(precacheJs)}; app shell, every page, disease images, manual)`,
+    `first visit, service worker precache: ${entries} files, ${MB(precache)}, sent ${MB(precacheSent)} (of which JavaScript ${MB(precacheJs)}, sent ${MB(precacheJsSent)}; app shell, every page, disease images, manual)`,
   );
   console.log(
-    `first visit, total for everything offline: ${MB(device + precache)} (as served, uncompressed)`,
+    `first visit, total for everything offline: ${MB(device + precache)} in files, ${MB(deviceSent + precacheSent)} as sent`,
   );
 
   const list = photos().map((f) => ({

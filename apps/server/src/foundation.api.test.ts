@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_ROUTE_PATHS, SERVER_MESSAGES } from '@diagrodl/contracts';
+import { precompress } from '../../../scripts/precompress.mjs';
 import { Browser, describeEachDatabase, json, startTestServer } from './testing/harness.ts';
 import { createUserDirect } from './testing/users.ts';
 
@@ -10,6 +11,9 @@ const fakeWeb = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-web-'));
 fs.writeFileSync(path.join(fakeWeb, 'index.html'), '<html><head></head><body>APP</body></html>');
 fs.mkdirSync(path.join(fakeWeb, 'assets'));
 fs.writeFileSync(path.join(fakeWeb, 'assets', 'app-abc.js'), 'console.log(1)');
+const bigScript = Array.from({ length: 400 }, (_, i) => `console.log('line ${i}');`).join('\n');
+fs.writeFileSync(path.join(fakeWeb, 'assets', 'big-abc.js'), bigScript);
+precompress(fakeWeb);
 
 describeEachDatabase(
   'foundation API',
@@ -110,6 +114,30 @@ describeEachDatabase(
       const asset = await fetch(`${ctx().baseUrl}/assets/app-abc.js`);
       expect(asset.status).toBe(200);
       expect(asset.headers.get('cache-control')).toContain('immutable');
+    });
+
+    it('sends the build’s brotli or gzip copy to a browser that accepts it, else the file', async () => {
+      for (const [accept, encoding] of [
+        ['gzip, deflate, br', 'br'],
+        ['gzip', 'gzip'],
+        ['identity', null],
+      ] as const) {
+        const res = await fetch(`${ctx().baseUrl}/assets/big-abc.js`, {
+          headers: { 'accept-encoding': accept },
+        });
+        expect(res.status, accept).toBe(200);
+        expect(res.headers.get('content-encoding'), accept).toBe(encoding);
+        expect(res.headers.get('vary') ?? '', accept).toMatch(/accept-encoding/i);
+        expect(res.headers.get('content-type'), accept).toMatch(/javascript/);
+        expect(res.headers.get('cache-control'), accept).toContain('immutable');
+        expect(res.headers.get('x-decoded-content-length'), accept).toBe(
+          encoding ? String(Buffer.byteLength(bigScript)) : null,
+        );
+        // fetch undoes the encoding: the same script arrives
+        expect(await res.text(), accept).toBe(bigScript);
+      }
+      // a file too small to gain keeps no copy and is sent as it is
+      expect(fs.existsSync(path.join(fakeWeb, 'assets', 'app-abc.js.br'))).toBe(false);
     });
 
     it('sends security headers', async () => {

@@ -559,6 +559,12 @@ export const DIAGNOSIS_PATHS = {
   models: ENDPOINTS.models.path,
 } as const;
 
+/**
+ * A compressed download's header (the server's static files and the device's model): the size of
+ * the bytes it decodes to, for a progress bar (Content-Length counts the bytes on the wire).
+ */
+export const DECODED_LENGTH = 'X-Decoded-Content-Length';
+
 /** The device's paths: its model file and card (GET, public), and where it sends diagnoses. */
 export const DEVICE_PATHS = {
   model: (id: string) => endpointUrl(ENDPOINTS.deviceModelFile, { file: `${id}.onnx` }),

@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { ALL_ROUTE_PATHS, type AppRuntimeConfig, SERVER_MESSAGES } from '@diagrodl/contracts';
+import {
+  ALL_ROUTE_PATHS,
+  type AppRuntimeConfig,
+  DECODED_LENGTH,
+  SERVER_MESSAGES,
+} from '@diagrodl/contracts';
 
 const API_PREFIXES = ['/api/', '/diagrodl/', '/media/'];
 
@@ -18,7 +23,8 @@ function inlineJson(value: unknown): string {
 }
 
 /**
- * Serves the built single-page app: hashed assets with long caching, and index.html
+ * Serves the built single-page app: hashed assets with long caching (compressed at build time
+ * where it helps), and index.html
  * (with the runtime configuration written into it) for every route of the specification.
  * Unknown paths get the same page with status 404 so the app shows its 404 screen.
  */
@@ -39,11 +45,20 @@ export async function registerSpa(
       root: opts.webDist,
       wildcard: false,
       index: false,
+      // The build writes a brotli and a gzip copy beside each text and WebAssembly file
+      // (scripts/precompress.mjs): sent to a browser that accepts them, with Vary: Accept-Encoding.
+      preCompressed: true,
       setHeaders(res, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.header('Cache-Control', 'public, max-age=31536000, immutable');
         } else {
           res.header('Cache-Control', 'public, max-age=300');
+        }
+        // A compressed copy: the size of the file it decodes to, for a download's progress
+        // (Content-Length counts the bytes on the wire).
+        if (/\.(br|gz)$/.test(filePath)) {
+          const original = fs.statSync(filePath.slice(0, -3), { throwIfNoEntry: false });
+          if (original) res.header(DECODED_LENGTH, String(original.size));
         }
       },
     });

@@ -57,7 +57,10 @@ function deviceForm(
 describeEachDatabase('diagnosis on the device', (ctx) => {
   it('serves the loaded model file and its card byte for byte, with an ETag', async () => {
     const { baseUrl, config } = ctx();
-    const res = await fetch(`${baseUrl}${DEVICE_PATHS.model(DEVICE_MODEL_ID)}`);
+    const identity = { 'accept-encoding': 'identity' };
+    const res = await fetch(`${baseUrl}${DEVICE_PATHS.model(DEVICE_MODEL_ID)}`, {
+      headers: identity,
+    });
     expect(res.status).toBe(200);
     const bytes = Buffer.from(await res.arrayBuffer());
     const onDisk = fs.readFileSync(path.join(config.modelsDir, `${DEVICE_MODEL_ID}.onnx`));
@@ -65,7 +68,7 @@ describeEachDatabase('diagnosis on the device', (ctx) => {
     const etag = res.headers.get('etag');
     expect(etag).toBe(`"${createHash('sha256').update(onDisk).digest('hex')}"`);
     const again = await fetch(`${baseUrl}${DEVICE_PATHS.model(DEVICE_MODEL_ID)}`, {
-      headers: { 'If-None-Match': etag! },
+      headers: { ...identity, 'If-None-Match': etag! },
     });
     expect(again.status).toBe(304);
 
@@ -78,6 +81,30 @@ describeEachDatabase('diagnosis on the device', (ctx) => {
     expect((await fetch(`${baseUrl}${DEVICE_PATHS.model('resnet18')}`)).status).toBe(404);
     expect((await fetch(`${baseUrl}${DEVICE_PATHS.model('ensemble')}`)).status).toBe(404);
     expect((await fetch(`${baseUrl}/diagrodl/device/models/..%2Fx.onnx`)).status).toBe(404);
+  });
+
+  it('sends the model brotli-compressed to a browser that accepts it, the same bytes once decoded', async () => {
+    const { baseUrl, config } = ctx();
+    const onDisk = fs.readFileSync(path.join(config.modelsDir, `${DEVICE_MODEL_ID}.onnx`));
+    const url = `${baseUrl}${DEVICE_PATHS.model(DEVICE_MODEL_ID)}`;
+    const res = await fetch(url, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(res.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(Number(res.headers.get('content-length'))).toBeLessThan(onDisk.length);
+    expect(res.headers.get('x-decoded-content-length')).toBe(String(onDisk.length));
+    // fetch decodes it: the model's own bytes
+    expect(Buffer.from(await res.arrayBuffer()).equals(onDisk)).toBe(true);
+    const etag = res.headers.get('etag')!;
+    expect(etag).toBe(`"${createHash('sha256').update(onDisk).digest('hex')}-br"`);
+    const again = await fetch(url, {
+      headers: { 'accept-encoding': 'gzip, deflate, br', 'If-None-Match': etag },
+    });
+    expect(again.status).toBe(304);
+    // br refused (q=0): the file as it is
+    const plain = await fetch(url, { headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(Buffer.from(await plain.arrayBuffer()).equals(onDisk)).toBe(true);
   });
 
   it('keeps a diagnosis made offline once, however often the device sends it', async () => {

@@ -5,7 +5,14 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CARD_URL, MODEL_URL, WASM_URL, prepareDeviceModel } from './model.ts';
+import {
+  CARD_URL,
+  MODEL_URL,
+  WASM_URL,
+  onDownloadProgress,
+  prepareDeviceModel,
+  type DownloadProgress,
+} from './model.ts';
 
 const SHIPPED = JSON.parse(
   fs.readFileSync(
@@ -100,5 +107,34 @@ describe('an update of the on-device model', () => {
     const fetchMock = server(cardFor('old model'), 'old model');
     await prepareDeviceModel();
     expect(fetchMock.mock.calls.map(([u]) => pathOf(u))).toEqual([pathOf(CARD_URL)]);
+  });
+});
+
+describe('the download’s progress', () => {
+  it('counts a compressed runtime by the size it decodes to, not the bytes on the wire', async () => {
+    stored.clear();
+    const runtime = 'the WebAssembly runtime, decoded';
+    const fetchMock = vi.fn(async (u: RequestInfo | URL) => {
+      const p = pathOf(u);
+      if (p === pathOf(CARD_URL)) return new Response(cardFor('new model'));
+      if (p === pathOf(MODEL_URL)) return new Response(bytes('new model'));
+      // as the server sends its brotli copy: Content-Length of the compressed bytes
+      return new Response(bytes(runtime), {
+        headers: {
+          'Content-Encoding': 'br',
+          'Content-Length': '9',
+          'X-Decoded-Content-Length': String(runtime.length),
+        },
+      });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const seen: DownloadProgress[] = [];
+    const stop = onDownloadProgress((p) => seen.push({ ...p }));
+    await prepareDeviceModel();
+    stop();
+    const last = seen[seen.length - 1]!;
+    expect(last.total).toBe(bytes('new model').byteLength + runtime.length);
+    expect(last.loaded).toBe(last.total);
+    expect(seen.every((p) => p.loaded <= p.total)).toBe(true);
   });
 });

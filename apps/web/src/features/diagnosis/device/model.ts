@@ -5,7 +5,7 @@
  * Nothing here is in the landing page's JavaScript: onnxruntime-web is imported on first use.
  */
 import wasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
-import { DEVICE_MODEL_ID, DEVICE_PATHS } from '@diagrodl/contracts';
+import { DECODED_LENGTH, DEVICE_MODEL_ID, DEVICE_PATHS } from '@diagrodl/contracts';
 import { CLASS_IDS } from '@diagrodl/contracts/classes';
 import { inputProblem } from '@diagrodl/contracts/inference/preprocess';
 import { missingRuleOutput } from '@diagrodl/contracts/inference/decision';
@@ -137,7 +137,12 @@ async function cachedBytes(
   if (!download || !navigator.onLine) throw new Error('offline-not-ready');
   const res = await fetch(url, { credentials: 'same-origin' });
   if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-  const total = Number(res.headers.get('Content-Length') ?? 0);
+  // A compressed download: Content-Length counts the bytes on the wire, the body gives the decoded
+  // ones; the server says their size apart (0: not known).
+  const encoded = res.headers.get('Content-Encoding') !== null;
+  const total = Number(
+    res.headers.get(DECODED_LENGTH) ?? (encoded ? 0 : res.headers.get('Content-Length')) ?? 0,
+  );
   const bytes = await readBody(res, (n) => onBytes(n, total));
   if (!(await valid(bytes))) throw new Error(`${url}: the file does not match its card`);
   await cache.put(
