@@ -60,6 +60,8 @@ test.describe('cropping a photo to the leaf before upload', () => {
     await page.getByRole('button', { name: /^Recortar\s*: planta\.jpg$/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Recortar la foto a la hoja' });
     await expect(dialog.getByTestId('crop-box')).toBeVisible();
+    // its close button is named in the page's language, not 'Close'
+    await expect(dialog.getByRole('button', { name: 'Cerrar' })).toBeVisible();
     await dialog.getByRole('button', { name: 'Cancelar' }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByTestId('cropped-badge')).toHaveCount(0);

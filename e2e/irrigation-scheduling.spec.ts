@@ -209,6 +209,10 @@ test.describe('irrigation scheduling', () => {
   });
 
   test('the lateral page hands over EU, emitter flow and spacing', async ({ userPage: page }) => {
+    // results of the values before the hand-over: they go with it
+    await page.goto(ROUTE);
+    await page.getByTestId('schedule-calculate').click();
+    await expect(page.getByTestId('schedule-result')).toBeVisible();
     await page.goto('/Lateral_designer');
     await expect(page.getByTestId('lateral-to-schedule')).toBeDisabled();
     await page.getByTestId('lateral-calculate').click();
@@ -216,6 +220,7 @@ test.describe('irrigation scheduling', () => {
     await page.getByTestId('lateral-to-schedule').click();
     await expect(page).toHaveURL(new RegExp(`${ROUTE}$`));
     await expect(page.getByTestId('schedule-imported')).toBeVisible();
+    await expect(page.getByTestId('schedule-result')).toHaveCount(0);
     const text = (v: number, digits: number) => String(Number(v.toFixed(digits)));
     await expect(page.getByTestId('schedule-eu')).toHaveValue(text(design.eu, 2));
     await expect(page.getByTestId('schedule-emitterFlow')).toHaveValue(text(design.qAvg, 4));

@@ -158,7 +158,12 @@ test.describe('unit converter', () => {
     });
     await expect(alertIn(page, 'El archivo no es una conversión')).toBeVisible();
 
-    // Language toggle: labels follow, the spec's button texts stay as written.
+    // The specification's English button texts are said in Spanish on the Spanish page…
+    await expect(
+      page.getByRole('button', { name: 'Ver otras conversiones equivalentes' }),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Borrar todas las conversiones' })).toBeVisible();
+    // …and the language toggle gives them as the specification writes them.
     await page.getByTestId('language-toggle').click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Universal unit converter');
     await expect(page.getByTestId('to').locator('option:checked')).toHaveText('mile (mi)');

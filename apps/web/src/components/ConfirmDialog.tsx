@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The question asked before something that cannot be undone (removing a photo, forgetting
@@ -29,9 +30,10 @@ export function ConfirmDialog({
   onCancel: () => void;
   onConfirm: () => void;
 }) {
+  const { t } = useTranslation();
   return (
     <Modal show={show} onHide={() => !busy && onCancel()} centered aria-labelledby={id}>
-      <Modal.Header closeButton>
+      <Modal.Header closeButton closeLabel={t('dialog.close')}>
         <Modal.Title as="h2" className="h5" id={id}>
           {title}
         </Modal.Title>

@@ -169,7 +169,7 @@ export function AuthShell() {
       </Row>
       <Footer />
       <Modal show={unsentCount > 0} onHide={() => setUnsentCount(0)} centered>
-        <Modal.Header closeButton>
+        <Modal.Header closeButton closeLabel={t('dialog.close')}>
           <Modal.Title as="h2" className="h5">
             {t('logoutUnsent.title')}
           </Modal.Title>

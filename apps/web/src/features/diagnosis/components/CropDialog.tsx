@@ -106,7 +106,7 @@ export function CropDialog({
 
   return (
     <Modal show={file !== null} onHide={onCancel} centered aria-labelledby="crop-dialog-title">
-      <Modal.Header closeButton>
+      <Modal.Header closeButton closeLabel={t('dialog.close')}>
         <Modal.Title as="h2" className="h5" id="crop-dialog-title">
           {t('diagnosis.upload.crop.title')}
         </Modal.Title>

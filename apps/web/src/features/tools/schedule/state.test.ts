@@ -91,11 +91,15 @@ describe('irrigation scheduling state', () => {
   });
 
   it('takes the lateral design’s EU, mean flow and spacing', () => {
-    const s = apply(init(null), {
+    const before = calculated(init(null));
+    expect(before.calculation).not.toBeNull();
+    const s = apply(before, {
       type: 'fromLateral',
       values: { eu: 93.456789, emitterFlow: 1.123456789, emitterSpacing: 0.2 },
     });
     expect(s.imported).toBe(true);
+    // the results of the values before go with them
+    expect(s.calculation).toBeNull();
     expect([s.raw.eu, s.raw.emitterFlow, s.raw.emitterSpacing]).toEqual(['93.46', '1.1235', '0.2']);
     expect(init(parseSaved(JSON.parse(JSON.stringify(toSaved(s))))).imported).toBe(false);
   });

@@ -475,6 +475,10 @@ export function reducer(state: State, action: Action): State {
           emitterFlow: fieldText(action.values.emitterFlow, 4),
           emitterSpacing: fieldText(action.values.emitterSpacing, 4),
         },
+        // the results came from the values before: they go until Calculate
+        calculation: null,
+        calculated: false,
+        alert: null,
         imported: true,
       };
     case 'reset':
