@@ -82,6 +82,9 @@ test.describe('Mis datos', () => {
 
     await page.goto('/About');
     await expect(page.getByTestId('about-your-data')).toContainText('Por cuánto tiempo');
+    // About lists every tool there is
+    await expect(page.getByText(/^Programación del riego:/)).toBeVisible();
+    await expect(page.getByText(/^Calendario de la temporada:/)).toBeVisible();
     await page.goto('/');
     await page.getByRole('button', { name: /Abrir el menú/ }).click();
     await page.getByRole('link', { name: 'Mis datos' }).click();

@@ -173,6 +173,8 @@ test.describe('diagnosis flow', () => {
     const link = page.getByRole('link', { name: 'Descargar el reporte (PDF)' });
     const href = await link.getAttribute('href');
     expect(href).toMatch(/^\/media\/reports\/[A-Za-z0-9_-]{20,}\.pdf$/);
+    // saved under a name that says what it is
+    await expect(link).toHaveAttribute('download', /^diagrodl-diagnostico-\d{4}-\d{2}-\d{2}\.pdf$/);
     const pdf = await page.request.get(href!);
     expect(pdf.status()).toBe(200);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'report-'));

@@ -9,6 +9,20 @@ import type { ReliabilityRow } from './reliability.ts';
 
 /** Values of the configuration page's selectors (only the first of each is enabled). */
 export const CROPS = ['tomate', 'fresa', 'maiz'] as const;
+
+/**
+ * The diagnosis report's file name as a person saves it: what it is and its date (YYYY-MM-DD),
+ * `diagrodl-diagnostico-2026-12-07.pdf`, not the server's random storage name.
+ */
+export function reportFileName(date: string): string {
+  return `diagrodl-diagnostico-${date}.pdf`;
+}
+
+/** A date as YYYY-MM-DD in the local time of the device. */
+export function localIsoDate(d: Date = new Date()): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
+}
 export const LEVELS = ['hoja', 'fruta', 'raiz', 'tallo', 'flor'] as const;
 export const MODEL_TYPES = ['DL', 'ML', 'DL_ML'] as const;
 

@@ -267,6 +267,9 @@ describeEachDatabase(
       const pdf = await browser.get(url);
       expect(pdf.status).toBe(200);
       expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      expect(pdf.headers.get('content-disposition')).toMatch(
+        /^attachment; filename="diagrodl-diagnostico-\d{4}-\d{2}-\d{2}\.pdf"$/,
+      );
       expect(
         Buffer.from(await pdf.arrayBuffer())
           .subarray(0, 5)

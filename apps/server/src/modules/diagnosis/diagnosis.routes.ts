@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { ENDPOINTS as E, UPLOAD_LIMITS } from '@diagrodl/contracts';
+import { ENDPOINTS as E, UPLOAD_LIMITS, reportFileName } from '@diagrodl/contracts';
 import type { Inference } from '../../inference/classifier.ts';
 import { route } from '../../lib/contract-routes.ts';
 import { HttpError } from '../../lib/errors.ts';
@@ -140,7 +140,9 @@ export function diagnosisRoutes(
         .header('Content-Length', String(stat.size))
         .header('Cache-Control', 'private, max-age=3600');
       if (ext === 'pdf') {
-        reply.header('Content-Disposition', `attachment; filename="${file}"`);
+        // saved under a name that says what it is, the day it was made (UTC)
+        const day = stat.mtime.toISOString().slice(0, 10);
+        reply.header('Content-Disposition', `attachment; filename="${reportFileName(day)}"`);
       }
       return reply.send(fs.createReadStream(p));
     });

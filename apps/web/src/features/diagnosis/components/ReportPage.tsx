@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ROUTES } from '@diagrodl/contracts';
+import { ROUTES, localIsoDate, reportFileName } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { useOnline } from '@/lib/online.ts';
 import { diagnosisApi } from '../api.ts';
@@ -49,7 +49,11 @@ export default function ReportPage() {
         {url && (
           <Alert variant="success" className="d-flex flex-wrap align-items-center gap-2">
             {t('diagnosis.report.ready')}
-            <a className="btn btn-success btn-sm" href={url} download>
+            <a
+              className="btn btn-success btn-sm"
+              href={url}
+              download={reportFileName(localIsoDate())}
+            >
               {t('diagnosis.report.download')}
             </a>
           </Alert>

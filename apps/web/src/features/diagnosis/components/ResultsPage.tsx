@@ -3,7 +3,13 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { type DiagnosisRow, type ProgressReply, ROUTES } from '@diagrodl/contracts';
+import {
+  type DiagnosisRow,
+  type ProgressReply,
+  ROUTES,
+  localIsoDate,
+  reportFileName,
+} from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { currentLanguage } from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
@@ -147,7 +153,7 @@ export default function ResultsPage() {
       const { url } = await diagnosisApi.makeReport();
       const a = document.createElement('a');
       a.href = url;
-      a.download = url.split('/').pop() ?? 'reporte.pdf';
+      a.download = reportFileName(localIsoDate());
       document.body.appendChild(a);
       a.click();
       a.remove();
