@@ -17,12 +17,6 @@ export const CROPS = ['tomate', 'fresa', 'maiz'] as const;
 export function reportFileName(date: string): string {
   return `diagrodl-diagnostico-${date}.pdf`;
 }
-
-/** A date as YYYY-MM-DD in the local time of the device. */
-export function localIsoDate(d: Date = new Date()): string {
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
-}
 export const LEVELS = ['hoja', 'fruta', 'raiz', 'tallo', 'flor'] as const;
 export const MODEL_TYPES = ['DL', 'ML', 'DL_ML'] as const;
 

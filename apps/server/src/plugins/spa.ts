@@ -32,6 +32,13 @@ export async function registerSpa(
   app: FastifyInstance,
   opts: { webDist: string; runtime: AppRuntimeConfig },
 ): Promise<void> {
+  // The built files do not change while the server runs: each size is read once.
+  const sizes = new Map<string, number | null>();
+  const decodedSize = (file: string): number | null => {
+    if (!sizes.has(file))
+      sizes.set(file, fs.statSync(file, { throwIfNoEntry: false })?.size ?? null);
+    return sizes.get(file)!;
+  };
   const indexFile = path.join(opts.webDist, 'index.html');
   let indexHtml: string | null = null;
   if (fs.existsSync(indexFile)) {
@@ -57,8 +64,8 @@ export async function registerSpa(
         // A compressed copy: the size of the file it decodes to, for a download's progress
         // (Content-Length counts the bytes on the wire).
         if (/\.(br|gz)$/.test(filePath)) {
-          const original = fs.statSync(filePath.slice(0, -3), { throwIfNoEntry: false });
-          if (original) res.header(DECODED_LENGTH, String(original.size));
+          const size = decodedSize(filePath.slice(0, -3));
+          if (size !== null) res.header(DECODED_LENGTH, String(size));
         }
       },
     });

@@ -3,7 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ROUTES, localIsoDate, reportFileName } from '@diagrodl/contracts';
+import { ROUTES, reportFileName } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { useOnline } from '@/lib/online.ts';
 import { diagnosisApi } from '../api.ts';
@@ -52,7 +52,7 @@ export default function ReportPage() {
             <a
               className="btn btn-success btn-sm"
               href={url}
-              download={reportFileName(localIsoDate())}
+              download={reportFileName(new Date().toISOString().slice(0, 10))}
             >
               {t('diagnosis.report.download')}
             </a>

@@ -3,13 +3,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import {
-  type DiagnosisRow,
-  type ProgressReply,
-  ROUTES,
-  localIsoDate,
-  reportFileName,
-} from '@diagrodl/contracts';
+import { type DiagnosisRow, type ProgressReply, ROUTES, reportFileName } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { currentLanguage } from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
@@ -153,7 +147,7 @@ export default function ResultsPage() {
       const { url } = await diagnosisApi.makeReport();
       const a = document.createElement('a');
       a.href = url;
-      a.download = reportFileName(localIsoDate());
+      a.download = reportFileName(new Date().toISOString().slice(0, 10));
       document.body.appendChild(a);
       a.click();
       a.remove();

@@ -4,35 +4,18 @@ import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router';
-import {
-  SAMPLE_DAILY_CSV,
-  SAMPLE_HOURLY_CSV,
-  weatherCsvErrorText,
-  type WeatherCsvError,
-} from '@diagrodl/hydraulics';
-import { ROUTES, UPLOAD_TAKE_PHOTO } from '@diagrodl/contracts';
+import { useLocation, useNavigate } from 'react-router';
 import { ExportBar } from '../shared/ExportBar.tsx';
-import { FiguresTable } from '../shared/FiguresTable.tsx';
 import { InlineAlert } from '../shared/InlineAlert.tsx';
-import { LineChart } from '../shared/LineChart.tsx';
 import { ToolPage } from '../shared/ToolPage.tsx';
-import { NumCells, ToolTable } from '../shared/ToolTable.tsx';
-import { downloadFile, readFileText } from '../shared/export.ts';
 import { NumberField, SelectField, useExportLabels } from '../shared/fields.tsx';
 import { useDesign } from '../shared/useDesign.ts';
 import { useNumberFormat } from '../shared/useNumberFormat.ts';
 import { useReportExport } from '../shared/useReportExport.ts';
-import {
-  BALANCE_COLUMNS,
-  DRIP_COLUMNS,
-  RISK_COLUMNS,
-  balanceFigures,
-  balanceSentence,
-  riskAlerts,
-  seasonReport,
-  shortDate,
-} from './report.ts';
+import { BalanceResults } from './BalanceResults.tsx';
+import { RiskResults } from './RiskResults.tsx';
+import { WeatherFileField } from './WeatherFileField.tsx';
+import { seasonReport } from './report.ts';
 import {
   BALANCE_GROUPS,
   BALANCE_STRATEGIES,
@@ -47,110 +30,8 @@ import {
   type FromSchedule,
   type Message,
   type Section,
-  type State,
 } from './state.ts';
 import '../shared/tools.css';
-
-/** Where each alert's model leads: the disease pages it warns of. */
-const DISEASE_PAGES = {
-  tomcast: [ROUTES.earlyBlight, ROUTES.septoriaLeafSpot],
-  lateBlight: [ROUTES.lateBlight],
-} as const;
-
-/** The list of a weather file's rows that could not be read, in the page's language. */
-function CsvErrors({ errors, testId }: { errors: WeatherCsvError[]; testId: string }) {
-  const { lang } = useNumberFormat();
-  if (errors.length === 0) return null;
-  return (
-    <ul className="alert alert-danger small mt-2 mb-0 ps-4" data-testid={testId}>
-      {errors.map((e, i) => (
-        <li key={i}>{weatherCsvErrorText(e, lang)}</li>
-      ))}
-    </ul>
-  );
-}
-
-/** A weather file's chooser: the file, the sample to use or download, and what was read. */
-function WeatherFileField({
-  which,
-  state,
-  onFile,
-  error,
-}: {
-  which: 'daily' | 'hourly';
-  state: State;
-  onFile: (name: string, text: string) => void;
-  error: string | null;
-}) {
-  const { t } = useTranslation();
-  const id = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const file = state[which];
-  const sample = which === 'daily' ? SAMPLE_DAILY_CSV : SAMPLE_HOURLY_CSV;
-  const sampleName = t(`irrigation.season.${which}.sampleName`);
-  return (
-    <div className="mb-3" data-testid={`season-${which}`}>
-      <p id={`${id}-label`} className="fw-semibold mb-1">
-        {t(`irrigation.season.${which}.file`)}
-      </p>
-      {/* The browser's own file field speaks the browser's language: a button of the page's
-          opens it, and the file chosen is said below in the page's language. */}
-      <input
-        ref={inputRef}
-        type="file"
-        accept=".csv,text/csv,text/plain"
-        className="d-none"
-        tabIndex={-1}
-        aria-hidden="true"
-        onChange={(e) => {
-          const chosen = e.target.files?.[0];
-          if (chosen) void readFileText(chosen).then((text) => onFile(chosen.name, text));
-          e.target.value = '';
-        }}
-        data-testid={`season-${which}-input`}
-      />
-      <Form.Text id={`${id}-hint`} className="d-block">
-        {t(`irrigation.season.${which}.hint`)}
-      </Form.Text>
-      <div className="d-flex flex-wrap gap-2 mt-2">
-        <Button
-          size="sm"
-          variant="success"
-          onClick={() => inputRef.current?.click()}
-          aria-label={`${t('irrigation.season.chooseFile')}: ${t(`irrigation.season.${which}.file`)}`}
-          aria-describedby={`${id}-hint${error ? ` ${id}-alert` : ''}`}
-          data-invalid={error ? 'true' : undefined}
-          data-testid={`season-${which}-choose`}
-        >
-          {t('irrigation.season.chooseFile')}
-        </Button>
-        <Button
-          size="sm"
-          variant="outline-success"
-          onClick={() => onFile(sampleName, sample)}
-          data-testid={`season-${which}-sample`}
-        >
-          {t('irrigation.season.useSample')}
-        </Button>
-        <Button
-          size="sm"
-          variant="outline-secondary"
-          onClick={() => downloadFile(sampleName, 'text/csv;charset=utf-8', sample)}
-          data-testid={`season-${which}-download`}
-        >
-          {t('irrigation.season.downloadSample')}
-        </Button>
-      </div>
-      <p className="small mt-2 mb-0" aria-live="polite" data-testid={`season-${which}-name`}>
-        {file
-          ? t('irrigation.season.fileChosen', { name: file.name })
-          : t('irrigation.season.noFile')}
-      </p>
-      <InlineAlert id={`${id}-alert`} message={error} testId={`season-${which}-alert`} />
-      <CsvErrors errors={state.csvErrors[which]} testId={`season-${which}-rows`} />
-    </div>
-  );
-}
 
 export default function SeasonPage() {
   const { t } = useTranslation();
@@ -246,13 +127,6 @@ export default function SeasonPage() {
     ) : null;
   };
   const report = () => (balance || risk ? seasonReport(state, computed, t, lang, fmt) : null);
-  const dateTick = (days: readonly { date: string }[]) => (v: number) => {
-    const day = days[Math.round(v) - 1];
-    return day ? shortDate(day.date, lang) : '';
-  };
-  const alerts = risk ? riskAlerts(risk) : [];
-  const drip = Boolean(state.balanceInput?.drip);
-  const balanceColumns = [...BALANCE_COLUMNS, ...(drip ? DRIP_COLUMNS : [])];
 
   return (
     <ToolPage
@@ -398,98 +272,12 @@ export default function SeasonPage() {
         </form>
 
         {balance && (
-          <div className="mt-4" data-testid="season-balance-result" aria-live="polite">
-            <h3 className="h4" ref={balanceResult} tabIndex={-1}>
-              {t('irrigation.season.balance.results')}
-            </h3>
-            <p className="tool-sentence" data-testid="season-balance-sentence">
-              {balanceSentence(balance, t, fmt, lang)}
-            </p>
-            {balance.outsideSeason > 0 && (
-              <p className="small text-body-secondary" data-testid="season-outside">
-                {t('irrigation.season.balance.outsideSeason', { count: balance.outsideSeason })}
-              </p>
-            )}
-            <FiguresTable
-              rows={balanceFigures(balance)}
-              label={(key) => t(`irrigation.season.figures.${key}`)}
-              testId="season-balance-figures"
-              caption={t('irrigation.season.balance.title')}
-            />
-            <LineChart
-              svgRef={balanceChart}
-              testId="season-balance-chart"
-              title={t('irrigation.season.balance.chartTitle')}
-              summary={t('irrigation.season.balance.chartSummary', {
-                taw: fmt(balance.taw, 1),
-                max: fmt(Math.max(...balance.days.map((d) => d.depletion)), 1),
-                irrigations: balance.totals.irrigations,
-              })}
-              xLabel={t('irrigation.season.chartX')}
-              yLabel={t('irrigation.season.balance.chartY')}
-              formatTick={(v) => fmt(v, Number.isInteger(v) ? 0 : 1)}
-              formatXTick={dateTick(balance.days)}
-              bars={[
-                {
-                  id: 'rain',
-                  label: t('irrigation.season.balance.series.rain'),
-                  color: '#1f5fa8',
-                  points: balance.days.map((d, i) => ({ x: i + 1, y: d.rain })),
-                },
-                {
-                  id: 'irrigation',
-                  label: t('irrigation.season.balance.series.irrigation'),
-                  color: '#0f7d84',
-                  points: balance.days.map((d, i) => ({ x: i + 1, y: d.irrigation })),
-                },
-              ]}
-              series={[
-                {
-                  id: 'depletion',
-                  label: t('irrigation.season.balance.series.depletion'),
-                  color: '#b3541e',
-                  points: balance.days.map((d, i) => ({ x: i + 1, y: d.depletion })),
-                },
-                {
-                  id: 'raw',
-                  label: 'RAW',
-                  color: '#1f6f3f',
-                  dashed: true,
-                  points: balance.days.map((d, i) => ({ x: i + 1, y: d.raw })),
-                },
-              ]}
-              referenceLines={[{ y: balance.taw, label: 'TAW', color: '#a0182f' }]}
-            />
-            <h4 className="h5" id={`${id}-bt`}>
-              {t('irrigation.season.balance.tableTitle')}
-            </h4>
-            <ToolTable
-              scroll
-              labelledBy={`${id}-bt`}
-              testId="season-balance-table"
-              columns={[
-                { label: t('irrigation.season.cols.date') },
-                ...balanceColumns.map(([key, unit]) => ({
-                  label: `${t(`irrigation.season.cols.${key}`)}${unit ? ` (${unit})` : ''}`,
-                  num: true,
-                })),
-              ]}
-            >
-              {balance.days.map((d) => (
-                <tr key={d.date} className={d.ks < 1 ? 'table-warning' : undefined}>
-                  <th scope="row" className="fw-normal text-nowrap">
-                    {shortDate(d.date, lang)}
-                  </th>
-                  <NumCells
-                    values={balanceColumns.map(([key, , digits]) => {
-                      const value = d[key];
-                      return value === null ? '' : fmt(value, digits);
-                    })}
-                  />
-                </tr>
-              ))}
-            </ToolTable>
-          </div>
+          <BalanceResults
+            balance={balance}
+            drip={Boolean(state.balanceInput?.drip)}
+            headingRef={balanceResult}
+            chartRef={balanceChart}
+          />
         )}
       </section>
 
@@ -538,132 +326,7 @@ export default function SeasonPage() {
           </div>
         </form>
 
-        {risk && (
-          <div className="mt-4" data-testid="season-risk-result" aria-live="polite">
-            <h3 className="h4" ref={riskResult} tabIndex={-1}>
-              {t('irrigation.season.risk.results')}
-            </h3>
-            {alerts.length === 0 ? (
-              <p className="alert alert-success" data-testid="season-no-alerts">
-                {t('irrigation.season.risk.noAlerts')}
-              </p>
-            ) : (
-              <ul className="list-unstyled" data-testid="season-alerts">
-                {alerts.map((a) => (
-                  <li
-                    key={`${a.date}-${a.model}`}
-                    className="alert alert-warning py-2"
-                    data-testid="season-alert"
-                  >
-                    <strong>
-                      {t('irrigation.season.risk.alertLine', {
-                        date: shortDate(a.date, lang, true),
-                        model: t(`irrigation.season.risk.models.${a.model}`),
-                      })}
-                    </strong>{' '}
-                    <span className="d-inline-flex flex-wrap gap-2">
-                      {DISEASE_PAGES[a.model].map((route) => (
-                        <Link key={route} to={route} className="alert-link">
-                          {t(`routes.${route}`)}
-                        </Link>
-                      ))}
-                      <Link to={UPLOAD_TAKE_PHOTO} className="alert-link">
-                        {t('irrigation.season.risk.diagnose')}
-                      </Link>
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            )}
-            <LineChart
-              svgRef={riskChart}
-              testId="season-risk-chart"
-              title={t('irrigation.season.risk.chartTitle')}
-              summary={t('irrigation.season.risk.chartSummary', {
-                days: risk.days.length,
-                tomcast: risk.tomcastAlerts.length,
-                lateBlight: risk.lateBlightAlerts.length,
-              })}
-              xLabel={t('irrigation.season.chartX')}
-              yLabel={t('irrigation.season.risk.chartY')}
-              formatTick={(v) => fmt(v, 0)}
-              formatXTick={dateTick(risk.days)}
-              series={[
-                {
-                  id: 'tomcast',
-                  label: 'TOMCAST',
-                  color: '#b3541e',
-                  points: risk.days.map((d, i) => ({ x: i + 1, y: d.tomcastSum })),
-                },
-                {
-                  id: 'lateBlight',
-                  label: t('irrigation.season.risk.models.lateBlightShort'),
-                  color: '#7a3fa0',
-                  points: risk.days.map((d, i) => ({ x: i + 1, y: d.lateBlightSum })),
-                },
-                {
-                  id: 'alerts',
-                  label: t('irrigation.season.risk.series.alerts'),
-                  color: '#a0182f',
-                  markers: true,
-                  noLine: true,
-                  points: risk.days.flatMap((d, i) => [
-                    ...(d.tomcastAlert ? [{ x: i + 1, y: d.tomcastSum }] : []),
-                    ...(d.lateBlightAlert ? [{ x: i + 1, y: d.lateBlightSum }] : []),
-                  ]),
-                },
-              ]}
-              referenceLines={[
-                {
-                  y: risk.tomcastThreshold,
-                  label: `TOMCAST ${risk.tomcastThreshold}`,
-                  color: '#b3541e',
-                },
-                ...(risk.lateBlightThreshold !== risk.tomcastThreshold
-                  ? [
-                      {
-                        y: risk.lateBlightThreshold,
-                        label: `${t('irrigation.season.risk.models.lateBlightShort')} ${risk.lateBlightThreshold}`,
-                        color: '#7a3fa0',
-                      },
-                    ]
-                  : []),
-              ]}
-            />
-            <h4 className="h5" id={`${id}-rt`}>
-              {t('irrigation.season.risk.tableTitle')}
-            </h4>
-            <ToolTable
-              scroll
-              labelledBy={`${id}-rt`}
-              testId="season-risk-table"
-              columns={[
-                { label: t('irrigation.season.cols.date') },
-                ...RISK_COLUMNS.map(([key]) => ({
-                  label: t(`irrigation.season.cols.${key}`),
-                  num: true,
-                })),
-              ]}
-            >
-              {risk.days.map((d) => (
-                <tr
-                  key={d.date}
-                  className={d.tomcastAlert || d.lateBlightAlert ? 'table-warning' : undefined}
-                >
-                  <th scope="row" className="fw-normal text-nowrap">
-                    {shortDate(d.date, lang)}
-                  </th>
-                  <NumCells
-                    values={RISK_COLUMNS.map(([key, digits]) => {
-                      const value = d[key];
-                      return value === null ? '—' : fmt(value, digits);
-                    })}
-                  />
-                </tr>
-              ))}
-            </ToolTable>
-          </div>
-        )}
+        {risk && <RiskResults risk={risk} headingRef={riskResult} chartRef={riskChart} />}
       </section>
 
       <ExportBar

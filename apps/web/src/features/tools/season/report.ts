@@ -26,6 +26,14 @@ export function shortDate(date: string, lang: Language, year = false): string {
   }).format(new Date(Date.UTC(y, m - 1, d)));
 }
 
+/** A chart's x tick (the day's number in the table, from 1) as that day's short date. */
+export const dateTick =
+  (days: readonly { date: string }[], lang: Language) =>
+  (v: number): string => {
+    const day = days[Math.round(v) - 1];
+    return day ? shortDate(day.date, lang) : '';
+  };
+
 /** The balance's totals as figures of the screen: [key, value, unit, decimals]. */
 export function balanceFigures(r: WaterBalanceResult): FigureRow[] {
   const t = r.totals;
