@@ -28,7 +28,8 @@ import {
 } from 'node:perf_hooks';
 import { FOLDER_TO_CLASS } from '../../packages/contracts/src/classes.ts';
 import { loadConfig, repoRoot } from '../../apps/server/src/config.ts';
-import { ModelRegistry, OnnxModel } from '../../apps/server/src/inference/models.ts';
+import { OnnxModel } from '../../apps/server/src/inference/onnx-model.ts';
+import { ModelRegistry } from '../../apps/server/src/inference/registry.ts';
 import { leafPhoto } from '../../apps/server/src/testing/diagnosis.ts';
 
 const N = 20;

@@ -22,7 +22,7 @@ MODELS = REPO / "models"
 
 class OthersShareTest(unittest.TestCase):
     def test_the_batch_is_the_server_s(self):
-        server = (REPO / "apps" / "server" / "src" / "inference" / "models.ts").read_text()
+        server = (REPO / "apps" / "server" / "src" / "inference" / "onnx-model.ts").read_text()
         self.assertEqual(int(re.search(r"export const MAX_BATCH = (\d+);", server).group(1)), PRODUCT_BATCH)
 
     def test_the_share_is_the_machine_s_busy_time_less_the_runner_s_over_all_its_cores(self):

@@ -2,7 +2,7 @@
  * Password change and reset (beyond the specification: people who receive a password by
  * e-mail expect them) and the rate-limit message. Shared by the web forms and the server.
  */
-import type { EnglishTwin } from './localize.ts';
+import type { EnglishTwin } from './english-twin.ts';
 
 /** The strength rule shown in the forms and enforced by the server. */
 export const PASSWORD_RULE = { min: 10, max: 128 } as const;

@@ -4,7 +4,7 @@
  * twins to a request in English, localize.ts); the web shows the same problems through its own
  * es/en strings (keyed by field and problem).
  */
-import type { EnglishTwin } from './localize.ts';
+import type { EnglishTwin } from './english-twin.ts';
 import { emailSchema } from './registration.ts';
 
 export const CONTACT_FIELDS = ['name', 'email', 'subject', 'message'] as const;

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { CLASS_IDS } from './classes.ts';
 import { DIAGNOSIS_REASONS } from './diagnosis.ts';
-import type { EnglishTwin } from './localize.ts';
+import type { EnglishTwin } from './english-twin.ts';
 
 /** The model the browser runs (models/<id>.onnx and its card, served as they are). */
 export const DEVICE_MODEL_ID = 'mobilenet';

@@ -4,7 +4,7 @@
  * lower-case tool name; multipart fields are spelled as in the specification.
  */
 import type { ClassId } from './classes.ts';
-import type { EnglishTwin } from './localize.ts';
+import type { EnglishTwin } from './english-twin.ts';
 import type { ReliabilityRow } from './reliability.ts';
 
 /** Values of the configuration page's selectors (only the first of each is enabled). */

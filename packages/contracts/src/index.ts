@@ -14,4 +14,5 @@ export * from './device.ts';
 export * from './endpoints.ts';
 export * from './openapi.ts';
 export * from './localize.ts';
+export * from './english-twin.ts';
 export * from './csv.ts';

@@ -1,9 +1,10 @@
 /**
  * The server's messages in the page's language. Every table of Spanish messages the server sends
  * (in `detail`, or per field in a form's `errors`) has an English twin next to it, with the same
- * keys (EnglishTwin); `localizeDetail` turns a Spanish message into its twin. The server keeps
- * writing Spanish and translates each JSON reply in one place, for requests whose Accept-Language
- * asks for English (apps/server/src/plugins/errors.ts); the web app sends the toggle's language.
+ * keys (EnglishTwin, english-twin.ts); `localizeDetail` turns a Spanish message into its twin.
+ * The server keeps writing Spanish and translates each JSON reply in one place, for requests
+ * whose Accept-Language asks for English (apps/server/src/plugins/errors.ts); the web app sends
+ * the toggle's language.
  */
 import {
   ACCOUNT_MESSAGES,
@@ -32,15 +33,6 @@ import { LOGIN_INVALID, LOGIN_INVALID_EN } from './endpoints.ts';
 import { AUTH_MESSAGES, AUTH_MESSAGES_EN } from './login.ts';
 import { REGISTRATION_SERVER_MESSAGES, REGISTRATION_SERVER_MESSAGES_EN } from './registration.ts';
 import { SERVER_MESSAGES, SERVER_MESSAGES_EN } from './server-messages.ts';
-
-/** A table's English twin: the same keys; a function message's twin takes the same arguments. */
-export type EnglishTwin<T> = {
-  readonly [K in keyof T]: T[K] extends (...args: infer A) => string
-    ? (...args: A) => string
-    : T[K] extends string
-      ? string
-      : EnglishTwin<T[K]>;
-};
 
 type MessageFn = (...args: never[]) => string;
 type Message = string | MessageFn;

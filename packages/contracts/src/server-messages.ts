@@ -1,4 +1,4 @@
-import type { EnglishTwin } from './localize.ts';
+import type { EnglishTwin } from './english-twin.ts';
 
 /**
  * Messages the server sends in `detail`. Spanish first (the product's language); the English

@@ -26,7 +26,8 @@ import {
   waitForRun,
 } from '../testing/diagnosis.ts';
 import { makeModelsDir } from '../testing/tiny-model.ts';
-import { type Manifest, createBackup } from './backup-archive.ts';
+import type { Manifest } from './backup-format.ts';
+import { createBackup } from './backup-snapshot.ts';
 
 const CLI_DIR = path.join(repoRoot, 'apps', 'server', 'src', 'cli');
 

@@ -3,7 +3,7 @@
  *
  * A consistent backup of the embedded mode (SQLite database, media folder, session secret) while
  * the server runs, as one zip archive with a manifest of checksums; `npm run restore` puts it
- * back. How and why: backup-archive.ts and the README's "Operating: backup and restore". The
+ * back. How and why: backup-snapshot.ts and the README's "Operating: backup and restore". The
  * data folder is the server's (DATA_DIR, MEDIA_DIR), or DIR. PostgreSQL mode (DATABASE_URL) is
  * refused: the README gives its pg_dump procedure. Bad input: a message and exit code 2.
  *
@@ -12,7 +12,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { OperatorError, createBackup, operatorConfig, runOperatorCli } from './backup-archive.ts';
+import { createBackup } from './backup-snapshot.ts';
+import { OperatorError, operatorConfig, runOperatorCli } from './operator.ts';
 
 const USAGE = 'usage: npm run backup -- --out FILE [--data-dir DIR]';
 

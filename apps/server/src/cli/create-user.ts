@@ -21,7 +21,7 @@ import { openDatabase } from '../db/database.ts';
 import { nowIso } from '../lib/tokens.ts';
 import { hashPassword } from '../modules/users/passwords.ts';
 import { newUserRow, UserRepository } from '../modules/users/user.repository.ts';
-import { OperatorError, operatorConfig, runOperatorCli } from './backup-archive.ts';
+import { OperatorError, operatorConfig, runOperatorCli } from './operator.ts';
 
 const USAGE =
   'usage: create-user --user NAME --password PASS --first-name F --last-name L --email E ' +

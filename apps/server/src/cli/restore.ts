@@ -5,11 +5,12 @@
  * (DATA_DIR, MEDIA_DIR) or DIR. It refuses a folder that is not empty, and an archive that is
  * not a backup, is damaged, or whose files do not match the manifest's checksums; it extracts
  * into a temporary folder and moves it into place only when every check passes. How and why:
- * backup-archive.ts and the README's "Operating: backup and restore". Bad input: a message and
+ * backup-restore.ts and the README's "Operating: backup and restore". Bad input: a message and
  * exit code 2.
  */
 import { parseArgs } from 'node:util';
-import { OperatorError, operatorConfig, restoreBackup, runOperatorCli } from './backup-archive.ts';
+import { restoreBackup } from './backup-restore.ts';
+import { OperatorError, operatorConfig, runOperatorCli } from './operator.ts';
 
 const USAGE = 'usage: npm run restore -- FILE [--data-dir DIR]';
 

@@ -10,7 +10,9 @@ import { json, startTestServer } from '../testing/harness.ts';
 import { TINY_SIZE, makeModelsDir, tinyCard, writeEnsembleCard } from '../testing/tiny-model.ts';
 import { type Classification, decide, resizeMap } from './classifier.ts';
 import { jet } from '@diagrodl/contracts/inference/cam';
-import { EnsembleModel, ModelRegistry, OnnxModel } from './models.ts';
+import { EnsembleModel } from './ensemble.ts';
+import { OnnxModel } from './onnx-model.ts';
+import { ModelRegistry } from './registry.ts';
 import { decodeRgb, preprocessImage } from './preprocess.ts';
 
 describe('model registry', () => {

@@ -1,5 +1,5 @@
 // onnxruntime-node session options for the diagnosis models, shared by the server
-// (apps/server/src/inference/models.ts) and the ML pipeline's runner (ml/onnx_run.mjs), so that
+// (apps/server/src/inference/registry.ts) and the ML pipeline's runner (ml/onnx_run.mjs), so that
 // `npm run ml:evaluate` measures what the product does. Plain JavaScript: ml/onnx_run.mjs runs
 // under node without a TypeScript loader.
 import fs from 'node:fs';

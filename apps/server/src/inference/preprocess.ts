@@ -11,6 +11,7 @@
  *    libvips' and PIL's resize kernels differ, so both sides implement this step themselves.
  * 4. x / 255, minus MEAN, divided by STD per channel; NCHW Float32Array.
  * Steps 2-4 are one piece of code shared with the browser (@diagrodl/contracts/inference/preprocess).
+ * preprocessAll does this for one request's photos, into one pooled buffer the models read.
  */
 import sharp from 'sharp';
 import { INPUT_SIZE, toModelInput } from '@diagrodl/contracts/inference/preprocess';
@@ -152,4 +153,63 @@ export function batchTensors(items: readonly PreprocessedImage[]): Float32Array 
   const out = new Float32Array(per * items.length);
   items.forEach((it, n) => out.set(it.tensor, n * per));
   return out;
+}
+
+/**
+ * One request's preprocessed images per input size (so the ensemble decodes each photo once), and
+ * the pooled buffer each size's inputs are written into; releaseInputs gives the buffers back.
+ */
+export type PreprocessCache = Map<
+  number,
+  { images: Promise<PreprocessedImage[]>; buffer: Float32Array }
+>;
+
+/** Pooled input buffers: up to 32 photos at the input size (224 px: 19 MB), two kept. */
+const INPUT_POOL = new InputBufferPool(32 * 3 * INPUT_SIZE * INPUT_SIZE);
+
+/** Gives a request's input buffers back to the pool, once nothing writes into them any more. */
+export async function releaseInputs(cache: PreprocessCache): Promise<void> {
+  for (const { images, buffer } of cache.values()) {
+    await images.catch(() => undefined);
+    INPUT_POOL.give(buffer);
+  }
+  cache.clear();
+}
+
+/**
+ * The inputs of `images` at `size`, preprocessed once per request (`cache`) into one pooled
+ * buffer; the classifiers (onnx-model.ts, ensemble.ts) run on them.
+ */
+export function preprocessAll(
+  images: readonly PhotoInput[],
+  size: number,
+  cache: PreprocessCache,
+): Promise<PreprocessedImage[]> {
+  let entry = cache.get(size);
+  if (!entry) {
+    // The next photo is decoded (sharp, on libuv's threads) while this one is cropped and resized
+    // on the main thread; at most two decoded photos are held at once.
+    const decode = (img: PhotoInput): Promise<DecodedRgb> => {
+      const d = Buffer.isBuffer(img) ? decodeRgb(img) : Promise.resolve(img);
+      d.catch(() => undefined); // a photo that fails is reported when its turn comes, not as unhandled
+      return d;
+    };
+    // Every photo's input is written into one pooled buffer, so runRaw hands onnxruntime views
+    // of it instead of copies, and a request allocates nothing large (InputBufferPool says why).
+    const per = 3 * size * size;
+    const all = INPUT_POOL.take(per * images.length);
+    const p = (async () => {
+      const out: PreprocessedImage[] = [];
+      let next = images.length ? decode(images[0] as PhotoInput) : undefined;
+      for (let i = 0; i < images.length; i++) {
+        const current = await next!;
+        next = i + 1 < images.length ? decode(images[i + 1] as PhotoInput) : undefined;
+        out.push(preprocessDecoded(current, size, all.subarray(i * per, (i + 1) * per)));
+      }
+      return out;
+    })();
+    entry = { images: p, buffer: all };
+    cache.set(size, entry);
+  }
+  return entry.images;
 }

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photoImages } from '../images/photo-images.ts';
-import { ModelRegistry } from '../inference/models.ts';
+import { ModelRegistry } from '../inference/registry.ts';
 import { type DecodedRgb, decodeRgb } from '../inference/preprocess.ts';
 import { leafPhoto } from '../testing/diagnosis.ts';
 import { makeModelsDir } from '../testing/tiny-model.ts';

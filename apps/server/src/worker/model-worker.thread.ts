@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { thumbnailJpeg } from '../images/photo-images.ts';
-import { ModelRegistry } from '../inference/models.ts';
+import { ModelRegistry } from '../inference/registry.ts';
 import { identifyPhotos } from './identify.ts';
 import type { WorkerReply, WorkerRequest, WorkerSummary } from './model-worker.ts';
 

@@ -14,7 +14,7 @@ import {
   isFieldPhoto,
 } from '@diagrodl/contracts';
 import { type ClassId, classInfo, className, isClassId } from '@diagrodl/contracts/classes';
-import { ModelRegistry } from '../../inference/models.ts';
+import { ModelRegistry } from '../../inference/registry.ts';
 import type { ImageRow } from './diagnosis.repository.ts';
 
 /** The columns a stored result has, in the images table and in the history alike. */
