@@ -326,7 +326,7 @@ ENSEMBLE_MEMBERS = ("mobilenet", "resnet50", "vgg16")
 DEFAULT_MIN_SPEED = 40.0
 
 
-# the batch the server runs its graphs on (apps/server/src/inference/models.ts, MAX_BATCH)
+# the batch the server runs its graphs on (apps/server/src/inference/onnx-model.ts, MAX_BATCH)
 PRODUCT_BATCH = 8
 # the most of the machine's CPU that other processes may take while a graph is timed, and the tries to get there
 MAX_OTHERS_CPU_SHARE = 0.1
@@ -445,6 +445,25 @@ def _weights_note(rows: list[dict], equal: dict, shipped: list[str]) -> str:
             f"{say(equal)}")
 
 
+def keep_plant_block(card: dict, path: Path) -> None:
+    """The old card's `plant` block (the rule that combines one plant's photos and its figures, written by
+    bench/plant/choose.ts, issue 68) is kept while the members and the thresholds it was measured with are the same;
+    otherwise it is dropped with a note saying how to measure it again."""
+    if not path.exists():
+        return
+    old = json.loads(path.read_text(encoding="utf-8"))
+    if "plant" not in old:
+        return
+    ids = lambda c: [(m["id"], m["sha256"], m.get("weight", 1.0)) for m in c.get("members", [])]  # noqa: E731
+    rule = lambda c: {k: c.get("rejection", {}).get(k) for k in ("threshold", "field_threshold", "leaf_threshold")}  # noqa: E731
+    if ids(old) == ids(card) and rule(old) == rule(card):
+        card["plant"] = old["plant"]
+    else:
+        card["notes"].append("plant: the plant rule's figures were measured on other members or thresholds and were "
+                             "dropped; measure them again: npx tsx bench/plant/cache.ts --force && npx tsx "
+                             "bench/plant/choose.ts")
+
+
 def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> dict:
     """models/ensemble.card.json: the ensemble the server builds (weighted mean of the members' calibrated
     probabilities, mean of their leaf probabilities) gets its members' weights (choose_weights) and its leaf and
@@ -557,6 +576,7 @@ def ensemble_card(models_dir: Path, runs_dirs: list[Path], data: Prepared) -> di
         f"default: {str(card['default']).lower()} (the server's default model is the ensemble when it beats each network on "
         f"field validation top-1 and its members' graphs run at least {DEFAULT_MIN_SPEED:g} images per second on the CPU "
         "that wrote this card; else the MobileNet)")
+    keep_plant_block(card, models_dir / "ensemble.card.json")
     write_card(card, models_dir / "ensemble.card.json")
     print(json.dumps({k: card[k] for k in ("rejection", "metrics", "speed", "default")}, indent=1), flush=True)
     return card

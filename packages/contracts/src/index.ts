@@ -16,3 +16,4 @@ export * from './openapi.ts';
 export * from './localize.ts';
 export * from './english-twin.ts';
 export * from './csv.ts';
+export * from './plant.ts';

@@ -107,6 +107,26 @@ describe('parseEnsembleCard', () => {
     ).toThrow(/at speed\.others_cpu_share\.mobilenet:/);
   });
 
+  it('accepts the plant block (issue 68) and refuses a rule it does not know', () => {
+    const plant = {
+      rule: { combine: 'geometric_mean', threshold: 0.62, disagree: 'below_threshold' },
+      method: 'text',
+      figures: { val: { field: { '3': { n: 2000, right: 0.69 } } } },
+      goals_met: { val: { field_3: { 'right_0.70': false } } },
+    };
+    expect(parseEnsembleCard({ ...card(), plant }).plant).toEqual(plant);
+    expect(parseEnsembleCard(card()).plant).toBeUndefined();
+    expect(() =>
+      parseEnsembleCard({
+        ...card(),
+        plant: { ...plant, rule: { ...plant.rule, combine: 'max' } },
+      }),
+    ).toThrow(/at plant\.rule\.combine:/);
+    expect(() =>
+      parseEnsembleCard({ ...card(), plant: { ...plant, rule: { ...plant.rule, threshold: 2 } } }),
+    ).toThrow(/at plant\.rule\.threshold:/);
+  });
+
   it("accepts beside the sets the members' own figures and whether the ensemble beats them", () => {
     const fieldEvaluation = {
       field_val_all: { n: 181, top1: 0.66, accepted_share: 0.5, accuracy_accepted: 0.86 },

@@ -353,6 +353,27 @@ export const ensembleCardSchema = z.object({
       met: z.record(z.string(), z.boolean()),
     })
     .optional(),
+  /**
+   * Optional (cards since 2026-12-07, issue 68): the rule that combines the photos of one plant
+   * (packages/contracts/src/plant.ts PLANT_RULE, chosen by bench/plant/choose.ts on validation
+   * groups of both field sources), how it was chosen, and its figures: `figures.val` and
+   * `figures.holdout`, each per field source (field, field2) and group ('1', '2', '3', '5',
+   * 'mixed'), the shares of plants right, given a diagnosis, right when given, ...
+   */
+  plant: z
+    .looseObject({
+      rule: z.object({
+        combine: z.enum(['geometric_mean', 'mean']),
+        threshold: rate,
+        disagree: z.enum(['confident_leaves', 'below_threshold']),
+      }),
+      method: z.string(),
+      figures: z.record(
+        z.string(),
+        z.record(z.string(), z.record(z.string(), z.record(z.string(), z.number()))),
+      ),
+    })
+    .optional(),
   notes: z.array(z.string()),
 });
 

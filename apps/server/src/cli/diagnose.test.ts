@@ -10,7 +10,7 @@ import { repoRoot } from '../config.ts';
 import { NOT_RECOGNISED_ADVICE } from '../modules/diagnosis/report/advice.ts';
 import { leafPhoto, runDiagnoseCli } from '../testing/diagnosis.ts';
 import { makeModelsDir } from '../testing/tiny-model.ts';
-import { adviceOf, collectImages } from './diagnose.ts';
+import { adviceOf, collectImages } from './diagnose-rows.ts';
 
 const TSX = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(repoRoot, 'apps', 'server', 'src', 'cli', 'diagnose.ts');

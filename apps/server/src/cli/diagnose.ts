@@ -2,6 +2,7 @@
  * npm run -s diagnose -- [--model mobilenet|resnet50|vgg16|ensemble] [--json|--jsonl]
  *                        [--files-from FILE|-] <files or folders>
  * npm run -s diagnose -- [--model ...] --eval DIR
+ * npm run -s diagnose -- [--model ...] [--json|--jsonl] --plants DIR | --plant <files>
  *
  * Runs the server's inference path (same model worker, card checks, preprocessing and
  * threshold) on image files, streaming one result per photo as it is identified: `--jsonl`
@@ -19,6 +20,15 @@
  * from MODELS_DIR (default models/); without --model, the server's default model (the one a
  * person gets without choosing: ModelRegistry.defaultId).
  *
+ * `--plants DIR` diagnoses plants (issue 68): each subfolder of DIR is one plant of 1 to
+ * MAX_PLANT_LEAVES photos, answered by the shared plant rule (packages/contracts/src/plant.ts
+ * combinePlant): in JSON one object per plant with `plant` (the subfolder's name), `outcome`,
+ * `label`, `probability`, `accepted`, `reason` ('not_leaf' for a plant that is not a tomato
+ * plant, 'low_confidence', 'disagree' with `diseases`), `top3`, `agreeing` of `voting` leaves,
+ * `advice` and `leaves` (each photo's entry as above); in text one line per plant and its photos'
+ * lines indented. `--plant FILE...` takes the files given as one plant (`plant`: null). A folder
+ * that is not one, a plant of no photos or of more than MAX_PLANT_LEAVES, exit with 2.
+ *
  * Any number of paths: onnxruntime-node parses the process's command line
  * (/proc/self/cmdline) recursively when it starts, and a command line of some 30 KB (a shell
  * glob of ~500 photos with long paths) overflowed the stack: SIGSEGV, exit 139. So a long
@@ -30,27 +40,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import {
-  CLASS_IDS,
-  type ClassId,
-  FOLDER_TO_CLASS,
-  className,
-  isClassId,
-} from '@diagrodl/contracts/classes';
-import {
-  FIELD_PHOTO_CAUTION,
-  LAB_LIKE_CUT,
-  NOT_LEAF,
-  NOT_LEAF_HINT,
-  NOT_RECOGNISED,
-  isFieldPhoto,
-} from '@diagrodl/contracts';
+import { CLASS_IDS, type ClassId, FOLDER_TO_CLASS, isClassId } from '@diagrodl/contracts/classes';
+import { LAB_LIKE_CUT, MAX_PLANT_LEAVES, isFieldPhoto } from '@diagrodl/contracts';
 import type { Classification, Classifier } from '../inference/classifier.ts';
-import { NOT_RECOGNISED_ADVICE } from '../modules/diagnosis/report/advice.ts';
 import { ModelWorker } from '../worker/model-worker.ts';
 import { loadConfig } from '../config.ts';
+import { type FileResult, collectImages, jsonEntry, textLine } from './diagnose-rows.ts';
+import {
+  type PlantInput,
+  PlantInputError,
+  checkPlant,
+  plantJsonEntry,
+  plantResult,
+  plantText,
+  plantsUnder,
+} from './diagnose-plants.ts';
 
-const IMAGE_RE = /\.(jpe?g|png|webp)$/i;
 const BATCH = 16;
 /** Above this many bytes of command line the CLI hands its paths to a fresh process on stdin. */
 export const MAX_CMDLINE_BYTES = 8 * 1024;
@@ -58,74 +63,13 @@ export const MAX_CMDLINE_BYTES = 8 * 1024;
 const RELAUNCHED = 'DIAGRODL_DIAGNOSE_RELAUNCHED';
 
 const USAGE = `usage: npm run -s diagnose -- [--model mobilenet|resnet50|vgg16|ensemble] [--json|--jsonl] [--files-from FILE|-] <files or folders>
+       npm run -s diagnose -- [--model ...] [--json|--jsonl] --plants DIR   (DIR/<plant>/: 1 to ${MAX_PLANT_LEAVES} photos of one plant)
+       npm run -s diagnose -- [--model ...] [--json|--jsonl] --plant <1 to ${MAX_PLANT_LEAVES} photos of one plant>
        npm run -s diagnose -- [--model ...] --eval DIR   (DIR/<PlantVillage class folder>/*.jpg)`;
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`${message}\n`);
   process.exit(code);
-}
-
-/**
- * Image files under the given paths (folders recursively), in a stable order. A path that does
- * not exist stays in the list: it gets an error entry like any file that cannot be read. So does
- * a file of a folder that cannot be looked at (a broken symbolic link named *.jpg), and a
- * subfolder that cannot be read (its entry says why): the rest of the folder is still listed.
- */
-export function collectImages(inputs: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const input of inputs) {
-    const stat = fs.statSync(input, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) {
-      out.push(...imagesUnder(input).map((f) => path.join(input, f)));
-    } else {
-      out.push(input);
-    }
-  }
-  return out;
-}
-
-/**
- * The images under a folder as paths relative to it, sorted; one folder read at a time, so that
- * one that cannot be read (EACCES) is listed itself (for its error entry) and the others are
- * read. Symbolic links are followed to files, not into folders (as readdir's `recursive`).
- */
-function imagesUnder(root: string): string[] {
-  const found: string[] = [];
-  const visit = (rel: string): void => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
-    } catch {
-      if (rel)
-        found.push(rel); // reading it again gives its error entry
-      else found.push('.');
-      return;
-    }
-    for (const entry of entries) {
-      const child = rel ? path.join(rel, entry.name) : entry.name;
-      if (entry.isDirectory()) {
-        visit(child);
-        continue;
-      }
-      if (!IMAGE_RE.test(entry.name)) continue;
-      let target: fs.Stats | undefined;
-      try {
-        target = fs.statSync(path.join(root, child), { throwIfNoEntry: false });
-      } catch {
-        target = undefined; // a link loop (ELOOP), a folder that cannot be searched: an error entry
-      }
-      // a folder named like an image is no photo; anything else is tried (and may fail alone)
-      if (!target?.isDirectory()) found.push(child);
-    }
-  };
-  visit('');
-  return found.sort();
-}
-
-export interface FileResult {
-  file: string;
-  result: Classification | null;
-  error?: string;
 }
 
 /**
@@ -236,55 +180,6 @@ function progressReporter(total: number): (done: number) => void {
       next = done + step;
     }
   };
-}
-
-/**
- * The advice a photo that is not a diagnosis gets, in both languages, as the results screen and
- * the PDF report give it: for 'not_leaf' NOT_LEAF_HINT (the tool diagnoses tomato leaves only;
- * photograph a tomato leaf), for 'low_confidence' the report's advice; null for a diagnosis.
- */
-export function adviceOf(reason: Classification['reason']): { es: string; en: string } | null {
-  if (reason === 'not_leaf') return { es: NOT_LEAF_HINT.es, en: NOT_LEAF_HINT.en };
-  if (reason === 'low_confidence') {
-    return { es: NOT_RECOGNISED_ADVICE.es.join(' '), en: NOT_RECOGNISED_ADVICE.en.join(' ') };
-  }
-  return null;
-}
-
-/** One entry of --json / --jsonl output. */
-function jsonEntry(r: FileResult): Record<string, unknown> {
-  if (!r.result) return { file: r.file, error: r.error ?? 'cannot be read as an image' };
-  return {
-    file: r.file,
-    label: r.result.label,
-    probability: r.result.probability,
-    top3: r.result.top3.map((t) => ({ label: t.label, probability: t.probability })),
-    accepted: r.result.accepted,
-    reason: r.result.reason,
-    leaf_probability: r.result.leafProbability,
-    lab_like: r.result.labLike,
-    field_photo: isFieldPhoto(r.result.accepted, r.result.labLike),
-    advice: adviceOf(r.result.reason),
-  };
-}
-
-function textLine(r: FileResult): string {
-  if (!r.result) return `${r.file}\tERROR: ${r.error ?? 'cannot be read as an image'}\n`;
-  const name =
-    r.result.reason === 'not_leaf'
-      ? NOT_LEAF.es
-      : r.result.reason === 'low_confidence'
-        ? NOT_RECOGNISED.es
-        : className(r.result.label, 'es');
-  const top = r.result.top3.map((t) => `${t.label} ${t.probability.toFixed(4)}`).join(', ');
-  // last column: the caution of a field-like diagnosis, or the advice of a photo that is not one
-  const advice = adviceOf(r.result.reason);
-  const note = isFieldPhoto(r.result.accepted, r.result.labLike)
-    ? `\t${FIELD_PHOTO_CAUTION.es}`
-    : advice
-      ? `\t${advice.es}`
-      : '';
-  return `${r.file}\t${name}\t${r.result.probability.toFixed(4)}\t(${top})${note}\n`;
 }
 
 function folderClass(name: string): ClassId | undefined {
@@ -399,6 +294,8 @@ async function main(): Promise<void> {
         jsonl: { type: 'boolean', default: false },
         'files-from': { type: 'string' },
         eval: { type: 'string' },
+        plants: { type: 'string' },
+        plant: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -426,8 +323,32 @@ async function main(): Promise<void> {
     }
     inputs.push(...parseFileList(text));
   }
-  if (!args.values.eval && !inputs.length) fail(USAGE);
-  if (!args.values.eval && !process.env[RELAUNCHED] && cmdlineBytes() > MAX_CMDLINE_BYTES) {
+  const plantsDir = args.values.plants;
+  if (plantsDir !== undefined && args.values.plant) fail('--plants and --plant exclude each other');
+  const plantMode = plantsDir !== undefined || args.values.plant;
+  if (plantMode && args.values.eval) fail('--eval and --plants / --plant exclude each other');
+  if (plantsDir !== undefined && inputs.length) {
+    fail(`--plants takes one folder (one subfolder per plant), not other paths: ${inputs[0]}`);
+  }
+  let plants: PlantInput[] = [];
+  if (plantMode) {
+    try {
+      plants =
+        plantsDir !== undefined
+          ? plantsUnder(plantsDir)
+          : [checkPlant({ plant: null, files: collectImages(inputs) })];
+    } catch (err) {
+      if (!(err instanceof PlantInputError)) throw err;
+      fail(err.message);
+    }
+  }
+  if (!args.values.eval && !plantMode && !inputs.length) fail(USAGE);
+  if (
+    !args.values.eval &&
+    !plantMode &&
+    !process.env[RELAUNCHED] &&
+    cmdlineBytes() > MAX_CMDLINE_BYTES
+  ) {
     const options = [
       ...(asked ? ['--model', asked] : []),
       ...(args.values.json ? ['--json'] : []),
@@ -487,6 +408,29 @@ async function main(): Promise<void> {
         ),
       };
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      return;
+    }
+
+    if (plantMode) {
+      const results = await classifyFiles(
+        classifier,
+        plants.flatMap((p) => p.files),
+      );
+      let at = 0;
+      const answers = plants.map((p) => plantResult(p, results.slice(at, (at += p.files.length))));
+      for (const r of results) {
+        if (!r.result)
+          process.stderr.write(`${r.file}: ${r.error ?? 'cannot be read as an image'}\n`);
+      }
+      const entries = answers.map(plantJsonEntry);
+      process.stdout.write(
+        args.values.json
+          ? `[${entries.map((e) => `\n${JSON.stringify(e)}`).join(',')}\n]\n`
+          : args.values.jsonl
+            ? entries.map((e) => `${JSON.stringify(e)}\n`).join('')
+            : answers.map(plantText).join(''),
+      );
+      if (results.some((r) => !r.result)) process.exitCode = 1;
       return;
     }
 
