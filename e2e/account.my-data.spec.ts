@@ -131,9 +131,11 @@ test.describe('Mis datos', () => {
     // the right one, confirmed: the account is gone, a mail says so
     await askToDelete(page, PASSWORD);
     await page.getByRole('button', { name: 'Sí, borrar mi cuenta' }).click();
-    await expect(page.getByTestId('my-data-message')).toHaveAttribute('data-state', 'success');
-    await expect(page.getByTestId('my-data-message')).toContainText(M.deleted);
-    await expectAccessible(page, '/Mis_datos deleted 390');
+    // the signed-in shell goes at once: the home page says the account was deleted
+    await expect(page.locator('[data-shell="public"]')).toBeVisible();
+    await expect(page.getByTestId('landing-notice')).toContainText(M.deleted);
+    await expect(page.getByText(/Hola,/)).toHaveCount(0);
+    await expectAccessible(page, '/ after deletion 390');
     await shot(page, 'my-data-deleted-es-390');
     const email = `${userName.toLowerCase()}@example.test`;
     await expect
@@ -143,8 +145,6 @@ test.describe('Mis datos', () => {
       'Tu cuenta de DiAgroDL se borró',
     );
 
-    await page.getByRole('button', { name: 'Ir al inicio' }).click();
-    await expect(page.locator('[data-shell="public"]')).toBeVisible();
     await page.goto('/Login_session');
     await page.getByLabel('Nombre de usuario').fill(userName);
     await page.getByLabel('Contraseña', { exact: true }).fill(PASSWORD);

@@ -1,6 +1,11 @@
 import type { Page } from '@playwright/test';
 import { OTHER_COUNTRIES } from '../packages/contracts/src/countries.ts';
-import { REGISTRATION_MESSAGES as M } from '../packages/contracts/src/registration.ts';
+import { LOGIN_MESSAGES, LOGIN_MESSAGES_ES } from '../packages/contracts/src/login.ts';
+import {
+  REGISTRATION_MESSAGES as M,
+  REGISTRATION_MESSAGES_ES as M_ES,
+  registrationMessage,
+} from '../packages/contracts/src/registration.ts';
 import {
   type ReadMail,
   passwordFromMail,
@@ -185,49 +190,50 @@ test.describe('registration form', () => {
     await expect(message(page)).toHaveAttribute('data-state', 'neutral');
   });
 
-  test('shows every rule message in order, then the success text', async ({ page }) => {
+  test('shows every rule message in order, in Spanish, then the success text', async ({ page }) => {
     await page.goto('/Create_account');
     const f = form(page);
     const submit = f.getByRole('button', { name: 'Enviar' });
-    const expectDanger = async (text: string) => {
+    // the message area: how many fields are marked, then the first rule's message
+    const expectDanger = async (count: number, text: string) => {
       await submit.click();
       await expect(message(page)).toHaveAttribute('data-state', 'danger');
-      await expect(message(page)).toHaveText(text);
+      await expect(message(page)).toHaveText(
+        `${count === 1 ? 'Revisa el campo marcado.' : `Revisa los ${count} campos marcados.`} ${text}`,
+      );
     };
     const user = f.getByLabel('Nombre de usuario', { exact: true });
-    await expectDanger(M.userNameEmpty);
+    await expectDanger(11, M_ES.userNameEmpty);
     await user.fill('abc');
-    await expectDanger(M.userNameLength);
+    await expectDanger(11, M_ES.userNameLength);
     await user.fill('ana lopez');
-    await expectDanger(M.userNameChars);
+    await expectDanger(11, M_ES.userNameChars);
     const p = person();
     await user.fill(p.userName);
-    await expectDanger(M.firstNameEmpty);
+    await expectDanger(10, M_ES.firstNameEmpty);
     await f.getByLabel('Nombre(s)').fill(p.firstName);
-    await expectDanger(M.lastNameEmpty);
+    await expectDanger(9, M_ES.lastNameEmpty);
     await f.getByLabel('Apellidos').fill(p.lastName);
-    await expectDanger(M.emailEmpty);
+    await expectDanger(8, M_ES.emailEmpty);
     await f.getByLabel('Correo electrónico').fill(p.email);
-    await expectDanger(M.countryNotSelected);
+    await expectDanger(7, M_ES.countryNotSelected);
     await f.getByLabel('País', { exact: true }).selectOption('CA');
-    await expectDanger(M.cityEmpty);
+    await expectDanger(6, M_ES.cityEmpty);
     await f.getByLabel('Ciudad').fill('Toronto');
-    await expectDanger(M.organisationTypeNotSelected);
+    await expectDanger(5, M_ES.organisationTypeNotSelected);
     await f.getByLabel('Tipo de organización').selectOption('1');
-    await expectDanger(M.organisationNameEmpty);
+    await expectDanger(4, M_ES.organisationNameEmpty);
     await f.getByLabel('Nombre de la organización').fill('FAO');
-    await expectDanger(M.purposeNotSelected);
+    await expectDanger(3, M_ES.purposeNotSelected);
     await f.getByLabel('Uso que le darás').selectOption('2');
-    await expectDanger(M.termsNotAccepted);
+    await expectDanger(2, M_ES.termsNotAccepted);
     await f.getByLabel(/Acepto los términos/).check();
-    await expectDanger('Please, Activate --> Accept DiAgro-User License!');
+    await expectDanger(1, 'Acepta la licencia de uso de datos de DiAgro.');
     await f.getByLabel(/Acepto la licencia de uso de datos/).check();
     await submit.click();
-    // 'Form validation successfully completed!!' shows while the request is sent; then the reply.
+    // the success text shows while the request is sent; then the reply.
     await expect(message(page)).toHaveAttribute('data-state', 'success');
-    await expect(message(page)).toContainText(
-      /Form validation successfully completed!!|Cuenta creada/,
-    );
+    await expect(message(page)).toContainText(new RegExp(`${M_ES.valid}|Cuenta creada`));
     await expect(message(page)).toContainText(
       `¡Cuenta creada! Te enviamos tu contraseña a ${p.email}`,
     );
@@ -249,11 +255,66 @@ test.describe('registration form', () => {
     await fillRegistration(page, person({ email: 'juan@' }));
     await form(page).getByRole('button', { name: 'Enviar' }).click();
     await expect(message(page)).toHaveAttribute('data-state', 'danger');
-    await expect(message(page)).toHaveText(
-      'El correo electrónico no tiene un formato válido (ejemplo: nombre@dominio.com).',
-    );
+    const formatRule =
+      'El correo electrónico no tiene un formato válido (ejemplo: nombre@dominio.com).';
+    await expect(message(page)).toHaveText(`Revisa el campo marcado. ${formatRule}`);
     await expect(form(page).getByLabel('Correo electrónico')).toBeFocused();
+    await expect(form(page).getByLabel('Correo electrónico')).toHaveAccessibleDescription(
+      formatRule,
+    );
     expect(sent).toBe(false);
+  });
+
+  test('an empty form on the Spanish page at 390 px: every message in Spanish by its field', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/Create_account');
+    await form(page).getByRole('button', { name: 'Enviar' }).click();
+    // each marked field (in the form's order) with its rule's message right under it
+    const invalid = form(page).locator('[aria-invalid="true"]');
+    await expect(invalid).toHaveCount(11);
+    const said: string[] = [];
+    for (const field of await invalid.all()) {
+      const id = await field.getAttribute('id');
+      const error = form(page).locator(`#${id}-error`);
+      await expect(error).toBeVisible();
+      await expect(field).toHaveAttribute('aria-describedby', new RegExp(`${id}-error`));
+      const [f, e] = [await field.boundingBox(), await error.boundingBox()];
+      expect(e!.y - (f!.y + f!.height), id!).toBeGreaterThanOrEqual(0);
+      expect(e!.y - (f!.y + f!.height), id!).toBeLessThan(40);
+      said.push(await error.innerText());
+    }
+    expect(said).toEqual(
+      (
+        [
+          'userNameEmpty',
+          'firstNameEmpty',
+          'lastNameEmpty',
+          'emailEmpty',
+          'countryNotSelected',
+          'cityEmpty',
+          'organisationTypeNotSelected',
+          'organisationNameEmpty',
+          'purposeNotSelected',
+          'termsNotAccepted',
+          'licenceNotAccepted',
+        ] as const
+      ).map((key) => registrationMessage(key, 'es', 'DiAgro')),
+    );
+    await expect(form(page).getByLabel('Nombre de usuario', { exact: true })).toBeFocused();
+    await expect(message(page)).toHaveText(`Revisa los 11 campos marcados. ${M_ES.userNameEmpty}`);
+    const body = await page.locator('body').innerText();
+    for (const key of Object.keys(M) as (keyof typeof M)[]) {
+      expect(body).not.toContain(registrationMessage(key, 'en', 'DiAgro'));
+    }
+    await expectAccessible(page, '/Create_account es 390 empty');
+    await shot(page, 'accounts-register-empty-es-390');
+
+    // the toggle says them in the specification's English
+    await page.getByTestId('language-toggle').click();
+    await expect(message(page)).toHaveText(`Check the 11 fields marked. ${M.userNameEmpty}`);
+    await expect(form(page).locator('#reg-city-error')).toHaveText(M.cityEmpty);
   });
 
   test('the whole journey: register, mail, log in, change password, log out, log in', async ({
@@ -280,8 +341,12 @@ test.describe('registration form', () => {
     await page.getByLabel('Repite la nueva contraseña').fill('otra-distinta-1');
     await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
     await expect(page.getByTestId('change-message')).toHaveText(
+      'Revisa el campo marcado. Las dos contraseñas nuevas no coinciden.',
+    );
+    await expect(page.getByLabel('Repite la nueva contraseña')).toHaveAccessibleDescription(
       'Las dos contraseñas nuevas no coinciden.',
     );
+    await expect(page.getByLabel('Repite la nueva contraseña')).toBeFocused();
     await page.getByLabel('Repite la nueva contraseña').fill(NEW);
     await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
     await expect(page.getByTestId('change-message')).toHaveAttribute('data-state', 'success');
@@ -313,6 +378,18 @@ test.describe('registration form', () => {
     await expect(
       form(page).getByLabel('Country', { exact: true }).locator('optgroup'),
     ).toHaveAttribute('label', 'Other countries');
+    // the specification's own words on the English page, each under its field
+    await form(page).getByRole('button', { name: 'Submit' }).click();
+    await expect(message(page)).toHaveText(`Check the 11 fields marked. ${M.userNameEmpty}`);
+    await expect(form(page).getByLabel('User name', { exact: true })).toBeFocused();
+    await expect(form(page).getByLabel('Country', { exact: true })).toHaveAccessibleDescription(
+      M.countryNotSelected,
+    );
+    await expect(form(page).locator('#reg-accept-terms-error')).toHaveText(M.termsNotAccepted);
+    await expect(form(page).getByLabel(/I accept the terms/)).toHaveAttribute(
+      'aria-describedby',
+      /reg-accept-terms-error/,
+    );
     await fillRegistration(page, p, 'en');
     await form(page).getByRole('button', { name: 'Submit' }).click();
     await expect(message(page)).toHaveAttribute('data-state', 'success');
@@ -357,11 +434,23 @@ test.describe('login', () => {
     createUser(name, 'Clave-Segura-2026');
     await page.goto('/Login_session');
     const msg = page.getByTestId('login-message');
+    // both empty: both marked, in Spanish, the focus on the first
     await page.getByRole('button', { name: 'Entrar' }).click();
-    await expect(msg).toHaveText('User Name cannot be empty!');
+    await expect(msg).toHaveText(
+      `Revisa los 2 campos marcados. ${LOGIN_MESSAGES_ES.userNameEmpty}`,
+    );
+    await expect(page.getByLabel('Nombre de usuario')).toBeFocused();
+    await expect(page.getByLabel('Contraseña', { exact: true })).toHaveAccessibleDescription(
+      LOGIN_MESSAGES_ES.passwordEmpty,
+    );
     await page.getByLabel('Nombre de usuario').fill(name);
     await page.getByRole('button', { name: 'Entrar' }).click();
-    await expect(msg).toHaveText('Password cannot be empty!');
+    await expect(msg).toHaveText(`Revisa el campo marcado. ${LOGIN_MESSAGES_ES.passwordEmpty}`);
+    // the toggle says them in the specification's English
+    await page.getByTestId('language-toggle').click();
+    await expect(msg).toHaveText(`Check the field marked. ${LOGIN_MESSAGES.passwordEmpty}`);
+    await page.getByTestId('language-toggle').click();
+    await expect(msg).toHaveText(`Revisa el campo marcado. ${LOGIN_MESSAGES_ES.passwordEmpty}`);
     await expect(page.getByRole('link', { name: '¿Olvidaste tu contraseña?' })).toHaveAttribute(
       'href',
       '/Reset_password',
@@ -420,7 +509,7 @@ test.describe('login', () => {
     await page.getByLabel('Repite la nueva contraseña').fill('corta');
     await page.getByRole('button', { name: 'Guardar la nueva contraseña' }).click();
     await expect(page.getByTestId('reset-message')).toHaveText(
-      'La nueva contraseña debe tener al menos 10 caracteres.',
+      'Revisa el campo marcado. La nueva contraseña debe tener al menos 10 caracteres.',
     );
     await page.getByLabel('Nueva contraseña', { exact: true }).fill(NEW);
     await page.getByLabel('Repite la nueva contraseña').fill(NEW);
@@ -441,27 +530,33 @@ test.describe('contact', () => {
   test('a visitor sends a message; every invalid field is explained', async ({ page }) => {
     await page.goto('/Contact_us');
     await page.getByRole('button', { name: 'Enviar mensaje' }).click();
-    await expect(page.getByText('Escribe tu nombre.')).toBeVisible();
+    // each under its field; the message area says how many and the first one
+    await expect(page.locator('#contact-name-error')).toHaveText('Escribe tu nombre.');
     await expect(
       page.getByText('Escribe tu correo electrónico para poder responderte.'),
     ).toBeVisible();
     await expect(page.getByText('Escribe el asunto de tu mensaje.')).toBeVisible();
     await expect(page.getByText('Escribe tu mensaje.')).toBeVisible();
+    await expect(page.getByLabel('Nombre')).toBeFocused();
     // the page's own messages follow the language toggle
     await page.getByTestId('language-toggle').click();
-    await expect(page.getByText('Enter your name.')).toBeVisible();
+    await expect(page.locator('#contact-name-error')).toHaveText('Enter your name.');
     await expect(page.getByTestId('contact-message-area')).toHaveText(
-      'Please check the marked fields.',
+      'Check the 4 fields marked. Enter your name.',
     );
     await page.getByTestId('language-toggle').click();
-    await expect(page.getByText('Escribe tu nombre.')).toBeVisible();
+    await expect(page.locator('#contact-name-error')).toHaveText('Escribe tu nombre.');
     await page.getByLabel('Nombre').fill('<b>Ana</b> 😀');
     await page.getByLabel('Correo electrónico').fill('no-es-correo');
     await page.getByLabel('Asunto').fill("'; DROP TABLE contact_messages; --");
     await page.getByLabel('Mensaje').fill('x'.repeat(10_240));
     await page.getByRole('button', { name: 'Enviar mensaje' }).click();
-    await expect(page.getByText('El correo electrónico no tiene un formato válido')).toBeVisible();
-    await expect(page.getByText('El mensaje admite como máximo 5000 caracteres.')).toBeVisible();
+    await expect(page.locator('#contact-email-error')).toContainText(
+      'El correo electrónico no tiene un formato válido',
+    );
+    await expect(page.locator('#contact-message-error')).toHaveText(
+      'El mensaje admite como máximo 5000 caracteres.',
+    );
     await page.getByLabel('Correo electrónico').fill('ana@example.test');
     await page
       .getByLabel('Mensaje')

@@ -75,7 +75,7 @@ test.describe('one press: from the photo to the diagnosis', () => {
     // a diagnosis links to its disease page and to the history
     await expect(row.getByRole('link', { name: 'Qué hacer: Tizón tardío' })).toHaveAttribute(
       'href',
-      '/Late_blight',
+      '/Late_blight#prevention',
     );
     await expect(row.getByRole('link', { name: /^Ver en mi historial/ })).toHaveAttribute(
       'href',
@@ -335,8 +335,9 @@ test.describe('one press on the device, without signal', () => {
     userPage: page,
     context,
   }) => {
-    // online once: the tool's home keeps the model on the device
+    // online once: the tool's home keeps the model on the device when asked
     await page.goto('/DiAgroDL');
+    await page.getByTestId('device-download').click();
     await expect(page.getByTestId('device-readiness')).toHaveAttribute('data-state', 'ready', {
       timeout: 120_000,
     });

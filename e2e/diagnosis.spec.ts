@@ -181,6 +181,18 @@ test.describe('diagnosis flow', () => {
     fs.writeFileSync(path.join(dir, 'r.pdf'), await pdf.body());
     execFileSync('pdftoppm', ['-r', '40', '-png', path.join(dir, 'r.pdf'), path.join(dir, 'page')]);
     expect(fs.readdirSync(dir).filter((f) => f.endsWith('.png')).length).toBeGreaterThanOrEqual(2);
+    // its cover: how many photos, each one's answer, and the model's field figures beside the lab
+    // one, as its card holds them
+    const cover = execFileSync('pdftotext', ['-layout', '-l', '1', path.join(dir, 'r.pdf'), '-'])
+      .toString()
+      .replace(/\s+/g, ' ');
+    expect(cover).toContain('Imágenes analizadas: 2');
+    expect(cover).toMatch(/[12]\. late_blight_leaf\.jpg Tizón tardío — \d{1,3}\.\d% de confianza/);
+    expect(cover).toMatch(/[12]\. hoja_sana\.jpg /);
+    expect(cover).toContain(`acierta en el ${pct1(mobilenet.testAccuracy!)}`);
+    expect(cover).toContain(
+      `da un diagnóstico en el ${pct1(onField.acceptedShare!)} de los casos y acierta en el ${pct1(onField.accuracyAccepted!)} de esas veces`,
+    );
     await page.getByRole('link', { name: 'Visualizar resultados del diagnóstico' }).click();
 
     // /Get_predict
@@ -190,7 +202,8 @@ test.describe('diagnosis flow', () => {
     const rows = page.getByTestId('diagnosis-row');
     await expect(rows).toHaveCount(2);
     for (const row of await rows.all()) {
-      await expect(row.getByTestId('row-probability')).toHaveText(/^[01]\.\d{4}$/);
+      // a percentage, as a person reads it (the API keeps the 0-1 number)
+      await expect(row.getByTestId('row-probability')).toHaveText(/^\d{1,3}\.\d%$/);
       await expect(row.getByTestId('row-top3').locator('li')).toHaveCount(3);
       const heat = row.getByTestId('heatmap');
       await expect
@@ -205,13 +218,27 @@ test.describe('diagnosis flow', () => {
     await expect(page).toHaveURL(/\/Custom$/);
     // the model chosen above stays chosen (the server's default is the ensemble)
     await expect(page.getByLabel('Modelos')).toHaveValue('tomato_leaf_cnn_mobilenet');
+    // and stays accepted: 'Subir imágenes' at once, no second 'Enviar configuración'
+    await expect(page.getByRole('link', { name: 'Subir imágenes' })).toHaveAttribute(
+      'href',
+      '/upload',
+    );
+    await expect(page.getByTestId('custom-kept')).toBeVisible();
     const after = await page.request.get('/diagrodl/posts/');
     expect(await after.json()).toEqual([]);
 
     // the history keeps the past diagnoses
     await page.goto('/Historial');
-    const historyRows = page.getByTestId('history-table').locator('tbody tr');
+    const historyRows = page.getByTestId('history-item');
     await expect(historyRows).toHaveCount(2);
+    // on a phone each diagnosis is a card that fits: nothing scrolls sideways
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(historyRows.first().getByRole('button', { name: /^Olvidar/ })).toBeInViewport();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    await expectAccessible(page, '/Historial 390');
+    await page.setViewportSize({ width: 1280, height: 720 });
     // forgetting asks first: cancelled, nothing goes; one forgotten; then all
     const dialog = page.getByRole('dialog', { name: 'Olvidar diagnósticos' });
     await historyRows

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { type ReliabilityRow, fieldRowOf } from '../packages/contracts/src/reliability.ts';
+import { TREATMENT_SECTION } from '../packages/contracts/src/classes.ts';
 import { ROUTES } from '../packages/contracts/src/routes.ts';
 import { expect, expectAccessible, pct1, setLanguage, shot, test } from './fixtures.ts';
 
@@ -302,6 +303,18 @@ test.describe('disease pages', () => {
       'aria-current',
       'location',
     );
+  });
+
+  test("'Qué hacer' lands on the treatment, on a phone too", async ({ userPage: page }) => {
+    // the diagnosis links here (whatToDoHref): the section on what to do is at the top of the view
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/Late_blight#${TREATMENT_SECTION}`);
+    const heading = page.getByRole('heading', { level: 2, name: 'Estrategias de prevención' });
+    await expect(heading).toBeInViewport();
+    const top = await heading.evaluate((el) => el.getBoundingClientRect().top);
+    expect(top).toBeLessThan(200);
+    // the signed-in shell stays around the page
+    await expect(page.locator('[data-shell="disease"]')).toHaveClass(/shell-auth/);
   });
 
   test('the tool icon leads to /Custom (a visitor is asked to log in first)', async ({ page }) => {

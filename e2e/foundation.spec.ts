@@ -34,6 +34,10 @@ test.describe('shells for a visitor', () => {
       await expect(page.locator('[data-shell="disease"]'), route).toBeVisible();
       await expect(page.locator('.disease-topnav')).toBeVisible();
     }
+    // on a phone the language switch stays in sight, not folded into the bar's menu
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/Late_blight');
+    await expect(page.getByTestId('language-toggle')).toBeInViewport();
   });
 
   test('tools send a visitor to the login page with an explanation', async ({ page }) => {
@@ -67,6 +71,13 @@ test.describe('shells for a logged-in user', () => {
       await page.goto(route);
       await expect(page.locator('[data-shell="disease"]'), route).toBeVisible();
     }
+    // a disease page keeps the signed-in shell: the sidebar and the greeting around the top bar
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expect(page.getByRole('navigation', { name: 'Menú principal' })).toBeVisible();
+    await expect(page.locator('.disease-topnav')).toBeVisible();
+    await expect(page.locator('[data-shell="disease"]')).toContainText('Hola,');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByTestId('language-toggle')).toBeInViewport();
   });
 
   test('the sidebar has the specified entries in 2 of 12 columns', async ({ userPage: page }) => {

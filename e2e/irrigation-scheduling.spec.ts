@@ -116,16 +116,22 @@ test.describe('irrigation scheduling', () => {
   test('validation messages in the user’s language', async ({ userPage: page }) => {
     await page.goto(ROUTE);
     await page.getByTestId('schedule-eu').fill('0');
+    await page.getByTestId('schedule-windSpeed').fill('50');
     await page.getByTestId('schedule-calculate').click();
-    await expect(page.getByTestId('schedule-eu-alert')).toHaveText(
-      'La EU debe ser mayor que 0 y no mayor que 100 %.',
+    // Every field's message at once; a value that fits another unit says so.
+    await expect(page.getByTestId('schedule-eu-alert')).toHaveText('Debe estar entre 50 y 100 %.');
+    await expect(page.getByTestId('schedule-windSpeed-alert')).toHaveText(
+      '¿50 km/h? Este dato va en m/s: 13.889.',
     );
+    await expect(page.getByTestId('schedule-error-count')).toHaveText('2 datos por corregir.');
+    await expect(page.getByTestId('schedule-windSpeed')).toBeFocused();
     await expect(page.getByTestId('schedule-result')).toHaveCount(0);
     await page.getByTestId('schedule-eu').fill('90');
+    await page.getByTestId('schedule-windSpeed').fill('2.778');
     await page.getByTestId('schedule-tmax').fill('veinte');
     await page.getByTestId('schedule-calculate').click();
     await expect(page.getByTestId('schedule-tmax-alert')).toHaveText(
-      'Escribe un número (se acepta punto o coma decimal).',
+      'Escribe un número (por ejemplo 0.3 o 0,3).',
     );
     await expect(page.getByTestId('schedule-eu-alert')).toHaveCount(0);
     await page.getByTestId('schedule-tmax').fill('21,5');
@@ -159,6 +165,28 @@ test.describe('irrigation scheduling', () => {
     await expectAccessible(page, 'irrigation scheduling in English');
   });
 
+  test('at 390 px, Calcular with Tmax empty: the focus and the view on Tmax and its message', async ({
+    userPage: page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(ROUTE);
+    await page.getByTestId('schedule-calculate').click();
+    await expect(page.getByTestId('schedule-result')).toBeVisible();
+    await page.getByTestId('schedule-tmax').fill('');
+    await page.getByTestId('schedule-calculate').click();
+    const tmax = page.getByTestId('schedule-tmax');
+    await expect(tmax).toBeFocused();
+    await expect(tmax).toBeInViewport();
+    await expect(page.getByTestId('schedule-tmax-alert')).toHaveText('Escribe un valor.');
+    await expect(page.getByTestId('schedule-tmax-alert')).toBeInViewport();
+    await expect(page.getByTestId('schedule-error-count')).toHaveText('1 dato por corregir.');
+    // No result of the values before stays on the screen.
+    await expect(page.getByTestId('schedule-result')).toHaveCount(0);
+    await expect(tmax).toHaveAccessibleName('Temperatura máxima (°C)');
+    await expectAccessible(page, 'irrigation scheduling, Tmax empty, 390 px');
+    await page.screenshot({ path: path.join(SHOTS, 'irrigation-scheduling-tmax-390.png') });
+  });
+
   test('CSV and PDF downloads, the saved design and the autosave', async ({ userPage: page }) => {
     await page.goto(ROUTE);
     await typeIssueExample(page);
@@ -170,14 +198,12 @@ test.describe('irrigation scheduling', () => {
     const value = (label: string) => rows.find((r) => r[0] === label)?.[1];
     expect(value('Cómo obtener ET0')).toBe('ET0 conocida (escribirla)');
     expect(Number(value('Evapotranspiración de referencia ET0'))).toBe(5);
-    expect(Number(value('Lámina bruta (neta / EU / (1 − fracción de lavado))'))).toBeCloseTo(
-      5.75 / 0.9,
-      12,
+    // Numbers with the decimals the screen shows (at least 3), not 5.745314148058873.
+    expect(value('Lámina bruta (neta / EU / (1 − fracción de lavado))')).toBe(
+      (5.75 / 0.9).toFixed(3),
     );
-    expect(Number(value('Tiempo de riego de un sector'))).toBeCloseTo(
-      5.75 / 0.9 / (1.6 / 0.45),
-      12,
-    );
+    expect(value('Tiempo de riego de un sector')).toBe((5.75 / 0.9 / (1.6 / 0.45)).toFixed(3));
+    expect(csv.text).not.toMatch(/\d\.\d{5,}/);
     expect(value('Sectores que caben en las horas disponibles')).toBe('11');
     const season = rows.findIndex((r) => r[0] === 'Día del ciclo');
     expect(rows.slice(season + 1)).toHaveLength(135);
@@ -190,6 +216,9 @@ test.describe('irrigation scheduling', () => {
     expect(text).toContain('Programación del riego');
     expect(text).toContain('en 20.0 h caben 11 sectores');
     expect(text).toContain('Kc y ETc a lo largo del ciclo del tomate');
+    // No label is cut: the long ones wrap.
+    expect(text).not.toContain('…');
+    expect(text).toContain('Lámina bruta (neta / EU / (1 - fracción de lavado))');
 
     const saved = await download(page, page.getByRole('button', { name: 'Guardar diseño (JSON)' }));
     await page.getByTestId('schedule-reset').click();

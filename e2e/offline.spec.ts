@@ -48,7 +48,13 @@ async function openOffline(page: Page, to: string): Promise<void> {
   await expect(page.getByTestId('offline-notice')).toBeVisible();
 }
 
-/** The on-device model and runtime are in the cache (the diagnosis pages fetch them once). */
+/** The person asks for the on-device model (nothing downloads it by itself), then it is ready. */
+async function downloadModel(page: Page): Promise<void> {
+  await page.getByTestId('device-download').click();
+  await deviceReady(page);
+}
+
+/** The on-device model and runtime are in the cache. */
 async function deviceReady(page: Page): Promise<void> {
   await expect(page.getByTestId('device-readiness')).toHaveAttribute('data-state', 'ready', {
     timeout: 120_000,
@@ -67,7 +73,7 @@ test.describe('offline: the installed app', () => {
     // first visit, online: the app installs itself and keeps the model
     await page.goto('/DiAgroDL');
     await installed(page);
-    await deviceReady(page);
+    await downloadModel(page);
     const manifest = await page.request.get('/manifest.webmanifest');
     expect(await manifest.json()).toMatchObject({ short_name: 'DiAgroDL', start_url: '/' });
 
@@ -145,8 +151,10 @@ test.describe('offline: the installed app', () => {
     // a reload while offline keeps the unsent diagnoses
     await openOffline(page, '/Historial');
     await page.reload();
-    const history = page.getByTestId('history-table');
-    await expect(history.locator('tbody tr[data-device="unsent"]')).toHaveCount(4);
+    const history = page.getByTestId('history-list');
+    await expect(history.locator('[data-testid="history-item"][data-device="unsent"]')).toHaveCount(
+      4,
+    );
     await expect(history.getByTestId('history-device').first()).toHaveText('en este dispositivo');
     await expect(page.getByTestId('history-offline')).toBeVisible();
     await expectAccessible(page, '/Historial offline');
@@ -158,17 +166,24 @@ test.describe('offline: the installed app', () => {
       'Hay 4 diagnósticos hechos en este dispositivo',
     );
     await page.getByRole('button', { name: 'Cancelar y conservarlos' }).click();
-    await expect(history.locator('tbody tr[data-device="unsent"]')).toHaveCount(4);
+    await expect(history.locator('[data-testid="history-item"][data-device="unsent"]')).toHaveCount(
+      4,
+    );
 
     // back online: each one reaches the server's history once
     await context.setOffline(false);
     await expect(page.getByTestId('offline-notice')).toHaveCount(0);
-    await expect(history.locator('tbody tr[data-device="sent"]')).toHaveCount(4, {
-      timeout: 60_000,
-    });
-    await expect(history.locator('tbody tr[data-device="unsent"]')).toHaveCount(0);
+    await expect(history.locator('[data-testid="history-item"][data-device="sent"]')).toHaveCount(
+      4,
+      {
+        timeout: 60_000,
+      },
+    );
+    await expect(history.locator('[data-testid="history-item"][data-device="unsent"]')).toHaveCount(
+      0,
+    );
     await page.reload();
-    await expect(page.getByTestId('history-table').locator('tbody tr')).toHaveCount(4);
+    await expect(page.getByTestId('history-item')).toHaveCount(4);
     const server = await (await page.request.get('/diagrodl/history/')).json();
     expect(server).toHaveLength(4);
     expect(new Set(server.map((h: { client_id: string }) => h.client_id)).size).toBe(4);
@@ -193,7 +208,7 @@ test.describe('offline: the installed app', () => {
     userPage: page,
   }) => {
     await page.goto('/Custom');
-    await deviceReady(page);
+    await downloadModel(page);
     await page.waitForFunction(() => 'diagrodlDevice' in window, undefined, { timeout: 60_000 });
     // a leaf cut out on a transparent background that hides black: both flatten it onto white
     const side = 120;

@@ -9,23 +9,22 @@
 //    preprocessing, onnxruntime-web WASM, shared decision rule), goal < 3 s, after a one-photo
 //    warm-up that loads the model (printed apart), plus p50/p95 per photo.
 // Run after `npm run build` (WEB_DIST / SERVER_DIST choose other builds, as for the e2e tests).
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import {
+  launchChromium,
+  loggedInContext,
+  precacheComplete,
+  root,
+  startBuiltApp,
+  webDist,
+} from '../lib/built-app.mjs';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const webDist = path.resolve(root, process.env.WEB_DIST ?? 'apps/web/dist');
-const serverMain = path.resolve(root, process.env.SERVER_DIST ?? 'apps/server/dist', 'main.js');
-const port = 19000 + Math.floor(Math.random() * 1000);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'diagrodl-bench-device-'));
-const base = `http://127.0.0.1:${port}`;
 const MB = (n) => `${(n / 1024 / 1024).toFixed(2)} MB`;
 
 /** The bytes the server sends for `pathname` to a browser (Chromium's Accept-Encoding), undecoded. */
-function bytesSent(pathname, cookie) {
+function bytesSent(base, pathname, cookie) {
   return new Promise((resolve, reject) => {
     const req = http.get(
       `${base}${pathname}`,
@@ -60,89 +59,23 @@ function photos() {
   return out.slice(0, 20);
 }
 
-const server = spawn(process.execPath, [serverMain], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    WEB_DIST: webDist,
-    LOG_LEVEL: 'warn',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+const app = await startBuiltApp('Banco0001');
+const base = app.base;
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      /* not yet */
-    }
-    if (i > 600) throw new Error('the server did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  execFileSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'apps/server/src/cli/create-user.ts',
-      '--user',
-      'Banco0001',
-      '--password',
-      'Clave-Banco-2026',
-      '--first-name',
-      'Banco',
-      '--last-name',
-      'Prueba',
-      '--email',
-      'banco0001@example.test',
-    ],
-    {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-      stdio: 'pipe',
-    },
-  );
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  const context = await browser.newContext({ baseURL: base });
+  const browser = await launchChromium();
+  const context = await loggedInContext(browser, base, 'Banco0001');
   const page = await context.newPage();
-  await page.request.get('/api/session/');
-  const csrf = (await context.cookies()).find((c) => c.name === 'csrftoken')?.value ?? '';
-  const login = await page.request.post('/api/login/', {
-    data: { username: 'Banco0001', password: 'Clave-Banco-2026' },
-    headers: { 'X-CSRFToken': csrf },
-  });
-  if (!login.ok()) throw new Error(`login failed: ${login.status()}`);
 
-  // first visit: the tool's page installs the app and keeps the model
+  // first visit: the tool's page installs the app; the model is kept when asked for
   await page.goto('/Custom');
+  await page.click('[data-testid="device-download"]');
   await page.waitForSelector('[data-testid="device-readiness"][data-state="ready"]', {
     timeout: 300_000,
   });
-  // everything precached and the diagnosis hook loaded: polled here, because waitForFunction does
-  // not await an async predicate (the Promise it gets is truthy, so it would return at once)
+  // everything precached and the diagnosis hook loaded (polled: see precacheComplete)
   for (let waited = 0; ; waited += 500) {
-    const ready = await page.evaluate(async () => {
-      const listed = (await (await fetch('/sw.js')).text()).match(/"url":"[^"]*"/g) ?? [];
-      const wanted = new Set(listed).size; // the web manifest and icons are listed twice
-      const name = (await caches.keys()).find((n) => n.includes('precache'));
-      const have = name ? (await (await caches.open(name)).keys()).length : 0;
-      return 'diagrodlDevice' in window && wanted > 0 && have >= wanted;
-    });
-    if (ready) break;
+    const hook = await page.evaluate(() => 'diagrodlDevice' in window);
+    if (hook && (await precacheComplete(page))) break;
     if (waited > 300_000) throw new Error('the service worker did not precache everything');
     await page.waitForTimeout(500);
   }
@@ -165,7 +98,7 @@ try {
   for (const [name, files] of Object.entries(sizes)) {
     if (!name.includes('ondevice')) continue;
     for (const [file, n] of Object.entries(files)) {
-      const sent = await bytesSent(file, cookie);
+      const sent = await bytesSent(base, file, cookie);
       device += n;
       deviceSent += sent.n;
       console.log(`  on-device cache: ${file} ${MB(n)}, sent ${MB(sent.n)} (${sent.encoding})`);
@@ -183,7 +116,7 @@ try {
     const rel = m[1].split('?')[0].replace(/^\//, '') || 'index.html';
     const file = path.join(webDist, rel);
     const n = fs.existsSync(file) ? fs.statSync(file).size : 0;
-    const sent = (await bytesSent(`/${rel === 'index.html' ? '' : rel}`, cookie)).n;
+    const sent = (await bytesSent(base, `/${rel === 'index.html' ? '' : rel}`, cookie)).n;
     precache += n;
     precacheSent += sent;
     if (rel.endsWith('.js')) {
@@ -231,6 +164,5 @@ try {
   );
   await browser.close();
 } finally {
-  server.kill('SIGTERM');
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  app.stop();
 }

@@ -105,3 +105,20 @@ export function className(id: ClassId, language: string = 'es'): string {
   const info = classInfo(id);
   return language.startsWith('en') ? info.en : info.es;
 }
+
+/**
+ * The anchor of a disease page's section on what to do ('Estrategias de prevención'); the web's
+ * disease pages give each section this language-independent id (a test there checks it).
+ */
+export const TREATMENT_SECTION = 'prevention';
+
+/**
+ * Where 'Qué hacer' leads for a class's page: straight to the treatment section. The spider-mite
+ * page (the specification's reduced set) and the crop page have none, so they open at the top.
+ */
+export function whatToDoHref(page: string): string {
+  const hasTreatment = CLASSES.some(
+    (c) => c.route === page && c.isDisease && c.id !== 'spider_mites',
+  );
+  return hasTreatment ? `${page}#${TREATMENT_SECTION}` : page;
+}

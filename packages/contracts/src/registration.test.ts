@@ -4,8 +4,12 @@ import {
   ORGANISATION_TYPES,
   PURPOSES_OF_USE,
   REGISTRATION_MESSAGES as M,
+  REGISTRATION_MESSAGES_ES as M_ES,
   REGISTRATION_SERVER_MESSAGES as S,
   parseRegistration,
+  registrationErrors,
+  registrationMessage,
+  registrationMessageKey,
   validateRegistration,
 } from './registration.ts';
 
@@ -28,6 +32,21 @@ const valid = (): Record<string, unknown> => ({
 });
 
 const check = (b: Record<string, unknown>) => validateRegistration(b, 'DiAgro', 'DiAgro');
+
+/** The required fields, empty. */
+const EMPTY_FORM = {
+  User_name: '',
+  First_name: '',
+  Last_name: '',
+  Email: '',
+  Country: '',
+  City: '',
+  Organisation_type: '',
+  Organisation_name: '',
+  Purpose_use: '',
+  Aceppt_terms: false,
+  Accept_DiAgro_data: false,
+};
 
 describe('validateRegistration: the 14 rules in the specification order', () => {
   it('passes a complete form with the success text', () => {
@@ -52,19 +71,7 @@ describe('validateRegistration: the 14 rules in the specification order', () => 
       ['Aceppt_terms', true, 13, 'Please, Activate --> Accept Terms and Conditions!'],
       ['Accept_DiAgro_data', true, 14, 'Please, Activate --> Accept DiAgro-User License!'],
     ];
-    const form: Record<string, unknown> = {
-      User_name: '',
-      First_name: '',
-      Last_name: '',
-      Email: '',
-      Country: '',
-      City: '',
-      Organisation_type: '',
-      Organisation_name: '',
-      Purpose_use: '',
-      Aceppt_terms: false,
-      Accept_DiAgro_data: false,
-    };
+    const form: Record<string, unknown> = { ...EMPTY_FORM };
     for (const [field, value, rule, message] of steps) {
       const r = check(form);
       expect(r).toMatchObject({ ok: false, rule, message });
@@ -129,6 +136,82 @@ describe('validateRegistration: the 14 rules in the specification order', () => 
     delete b.Give_permission;
     delete b.Subscribe_update;
     expect(check(b).ok).toBe(true);
+  });
+});
+
+describe('registrationErrors: every failing field at once', () => {
+  const errors = (b: Record<string, unknown>) => registrationErrors(b, 'DiAgro', 'DiAgro');
+
+  it('lists all eleven required fields of an empty form, in the specification order', () => {
+    expect(errors(EMPTY_FORM).map((e) => [e.rule, e.field, e.key])).toEqual([
+      [1, 'User_name', 'userNameEmpty'],
+      [5, 'First_name', 'firstNameEmpty'],
+      [6, 'Last_name', 'lastNameEmpty'],
+      [7, 'Email', 'emailEmpty'],
+      [8, 'Country', 'countryNotSelected'],
+      [9, 'City', 'cityEmpty'],
+      [10, 'Organisation_type', 'organisationTypeNotSelected'],
+      [11, 'Organisation_name', 'organisationNameEmpty'],
+      [12, 'Purpose_use', 'purposeNotSelected'],
+      [13, 'Aceppt_terms', 'termsNotAccepted'],
+      [14, 'Accept_DiAgro_data', 'licenceNotAccepted'],
+    ]);
+    expect(errors(EMPTY_FORM)[10]!.message).toBe(
+      'Please, Activate --> Accept DiAgro-User License!',
+    );
+  });
+
+  it('gives each field only its first failing rule, and none for a valid form', () => {
+    expect(errors({ ...valid(), User_name: 'a b' })).toEqual([
+      { rule: 3, field: 'User_name', key: 'userNameLength', message: M.userNameLength },
+    ]);
+    expect(errors({ ...valid(), User_name: 'ana lopez', City: ' ', Purpose_use: 9 })).toEqual([
+      { rule: 4, field: 'User_name', key: 'userNameChars', message: M.userNameChars },
+      { rule: 9, field: 'City', key: 'cityEmpty', message: M.cityEmpty },
+      { rule: 12, field: 'Purpose_use', key: 'purposeNotSelected', message: M.purposeNotSelected },
+    ]);
+    expect(errors(valid())).toEqual([]);
+  });
+
+  it('agrees with validateRegistration: its first failure is the one that stops submission', () => {
+    const forms = [
+      EMPTY_FORM,
+      { ...valid(), First_name: '', Aceppt_terms: false },
+      { ...valid(), Accept_DiAgro_data: 'yes' },
+      valid(),
+    ];
+    for (const form of forms) {
+      const [first] = errors(form);
+      expect(check(form)).toEqual(first ? { ok: false, ...first } : { ok: true, message: M.valid });
+    }
+  });
+});
+
+describe('the Spanish twins of the registration messages', () => {
+  it('have every key, each in Spanish, not the English words', () => {
+    expect(Object.keys(M_ES).sort()).toEqual(Object.keys(M).sort());
+    for (const key of Object.keys(M) as (keyof typeof M)[]) {
+      const es = registrationMessage(key, 'es', 'Agro Lab');
+      const en = registrationMessage(key, 'en', 'Agro Lab');
+      expect(en, key).toBe(
+        typeof M[key] === 'function' ? M.licenceNotAccepted('Agro Lab') : M[key],
+      );
+      expect(es, key).not.toBe(en);
+      expect(es.trim(), key).not.toBe('');
+      expect(es, key).not.toMatch(/\b(the|cannot|should|select|please|of)\b/i);
+    }
+    expect(registrationMessage('licenceNotAccepted', 'es', 'Agro Lab')).toBe(
+      'Acepta la licencia de uso de datos de Agro Lab.',
+    );
+  });
+
+  it("find the key of a rule's English message, as a server sends it, and nothing else", () => {
+    for (const key of Object.keys(M) as (keyof typeof M)[]) {
+      expect(registrationMessageKey(registrationMessage(key, 'en', 'DiAgro'), 'DiAgro')).toBe(key);
+    }
+    expect(registrationMessageKey(M.licenceNotAccepted('Otro'), 'DiAgro')).toBeUndefined();
+    expect(registrationMessageKey(S.emailFormat, 'DiAgro')).toBeUndefined();
+    expect(registrationMessageKey(M_ES.userNameEmpty, 'DiAgro')).toBeUndefined();
   });
 });
 

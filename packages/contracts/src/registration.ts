@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { findCountry } from './countries.ts';
-import type { EnglishTwin } from './localize.ts';
+import type { EnglishTwin } from './english-twin.ts';
 
 /** The specification's messages, word for word (section 5), plus the success text (section 4). */
 export const REGISTRATION_MESSAGES = {
@@ -26,6 +26,52 @@ export const REGISTRATION_MESSAGES = {
   licenceNotAccepted: (provider: string) => `Please, Activate --> Accept ${provider}-User License!`,
   valid: 'Form validation successfully completed!!',
 } as const;
+
+/**
+ * The same messages on the Spanish page (the specification's words stay on the English one).
+ * The same keys (EnglishTwin's same shape, used the other way round): a key left out fails the
+ * typecheck.
+ */
+export const REGISTRATION_MESSAGES_ES = {
+  userNameEmpty: 'El nombre de usuario no puede estar vacío.',
+  userNameNotString: 'El nombre de usuario debe ser texto.',
+  userNameLength: 'El nombre de usuario debe tener de 5 a 15 caracteres.',
+  userNameChars:
+    'El nombre de usuario solo admite letras mayúsculas y minúsculas, números y @, sin espacios ni caracteres especiales.',
+  firstNameEmpty: 'El nombre no puede estar vacío.',
+  lastNameEmpty: 'Los apellidos no pueden estar vacíos.',
+  emailEmpty: 'El correo electrónico no puede estar vacío.',
+  countryNotSelected: 'Selecciona un país de la lista.',
+  cityEmpty: 'La ciudad no puede estar vacía.',
+  organisationTypeNotSelected: 'Selecciona un tipo de organización de la lista.',
+  organisationNameEmpty: 'El nombre de la organización no puede estar vacío.',
+  purposeNotSelected: 'Selecciona de la lista el uso que le darás.',
+  termsNotAccepted: 'Acepta los términos y condiciones.',
+  licenceNotAccepted: (provider: string) => `Acepta la licencia de uso de datos de ${provider}.`,
+  valid: '¡Formulario validado correctamente!',
+} satisfies EnglishTwin<typeof REGISTRATION_MESSAGES>;
+
+export type RegistrationMessageKey = keyof typeof REGISTRATION_MESSAGES;
+
+/** A registration message in the page's language (the licence's message names the provider). */
+export function registrationMessage(
+  key: RegistrationMessageKey,
+  lang: 'es' | 'en',
+  providerName: string,
+): string {
+  const m = (lang === 'en' ? REGISTRATION_MESSAGES : REGISTRATION_MESSAGES_ES)[key];
+  return typeof m === 'function' ? m(providerName) : m;
+}
+
+/** The key of a message in the specification's English words (as the server sends it), if any. */
+export function registrationMessageKey(
+  text: string,
+  providerName: string,
+): RegistrationMessageKey | undefined {
+  return (Object.keys(REGISTRATION_MESSAGES) as RegistrationMessageKey[]).find(
+    (key) => registrationMessage(key, 'en', providerName) === text,
+  );
+}
 
 /** Organisation type codes 1-6 with the specification's labels (and Spanish for the es UI). */
 export const ORGANISATION_TYPES = [
@@ -103,9 +149,16 @@ export type RegistrationField =
   | 'Aceppt_terms'
   | `Accept_${string}_data`;
 
+/** A failed rule: its number in the specification, its field, its message (key and English). */
+export interface RegistrationFailure {
+  rule: number;
+  field: RegistrationField;
+  key: RegistrationMessageKey;
+  message: string;
+}
+
 export type RegistrationCheck =
-  | { ok: true; message: string }
-  | { ok: false; rule: number; field: RegistrationField; message: string };
+  { ok: true; message: string } | ({ ok: false } & RegistrationFailure);
 
 const isEmpty = (v: unknown): boolean =>
   v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
@@ -119,43 +172,48 @@ function validCode(v: unknown): boolean {
 }
 
 /**
- * The specification's 14 rules, in its order: the first failure wins. Values that are not
- * one of the listed options count as 'not selected'.
+ * The specification's 14 rules for every field at once: each failing field with its first
+ * failing rule, in the specification's order (the form marks them all). Values that are not one
+ * of the listed options count as 'not selected'.
  */
+export function registrationErrors(
+  body: Record<string, unknown>,
+  providerKey: string,
+  providerName: string,
+): RegistrationFailure[] {
+  const failures: RegistrationFailure[] = [];
+  const fail = (rule: number, field: RegistrationField, key: RegistrationMessageKey) =>
+    failures.push({ rule, field, key, message: registrationMessage(key, 'en', providerName) });
+  const userName = body.User_name;
+  if (isEmpty(userName)) fail(1, 'User_name', 'userNameEmpty');
+  else if (typeof userName !== 'string') fail(2, 'User_name', 'userNameNotString');
+  else if ([...userName].length < 5 || [...userName].length > 15) {
+    fail(3, 'User_name', 'userNameLength');
+  } else if (!/^[A-Za-z0-9@]+$/.test(userName)) fail(4, 'User_name', 'userNameChars');
+  if (!filled(body.First_name)) fail(5, 'First_name', 'firstNameEmpty');
+  if (!filled(body.Last_name)) fail(6, 'Last_name', 'lastNameEmpty');
+  if (!filled(body.Email)) fail(7, 'Email', 'emailEmpty');
+  if (!findCountry(body.Country)) fail(8, 'Country', 'countryNotSelected');
+  if (!filled(body.City)) fail(9, 'City', 'cityEmpty');
+  if (!validCode(body.Organisation_type)) {
+    fail(10, 'Organisation_type', 'organisationTypeNotSelected');
+  }
+  if (!filled(body.Organisation_name)) fail(11, 'Organisation_name', 'organisationNameEmpty');
+  if (!validCode(body.Purpose_use)) fail(12, 'Purpose_use', 'purposeNotSelected');
+  if (body.Aceppt_terms !== true) fail(13, 'Aceppt_terms', 'termsNotAccepted');
+  const licence = licenceField(providerKey);
+  if (body[licence] !== true) fail(14, licence, 'licenceNotAccepted');
+  return failures;
+}
+
+/** The specification's 14 rules, in its order: the first failure wins (and stops submission). */
 export function validateRegistration(
   body: Record<string, unknown>,
   providerKey: string,
   providerName: string,
 ): RegistrationCheck {
-  const M = REGISTRATION_MESSAGES;
-  const fail = (rule: number, field: RegistrationField, message: string): RegistrationCheck => ({
-    ok: false,
-    rule,
-    field,
-    message,
-  });
-  const userName = body.User_name;
-  if (isEmpty(userName)) return fail(1, 'User_name', M.userNameEmpty);
-  if (typeof userName !== 'string') return fail(2, 'User_name', M.userNameNotString);
-  if ([...userName].length < 5 || [...userName].length > 15) {
-    return fail(3, 'User_name', M.userNameLength);
-  }
-  if (!/^[A-Za-z0-9@]+$/.test(userName)) return fail(4, 'User_name', M.userNameChars);
-  if (!filled(body.First_name)) return fail(5, 'First_name', M.firstNameEmpty);
-  if (!filled(body.Last_name)) return fail(6, 'Last_name', M.lastNameEmpty);
-  if (!filled(body.Email)) return fail(7, 'Email', M.emailEmpty);
-  if (!findCountry(body.Country)) return fail(8, 'Country', M.countryNotSelected);
-  if (!filled(body.City)) return fail(9, 'City', M.cityEmpty);
-  if (!validCode(body.Organisation_type)) {
-    return fail(10, 'Organisation_type', M.organisationTypeNotSelected);
-  }
-  if (!filled(body.Organisation_name))
-    return fail(11, 'Organisation_name', M.organisationNameEmpty);
-  if (!validCode(body.Purpose_use)) return fail(12, 'Purpose_use', M.purposeNotSelected);
-  if (body.Aceppt_terms !== true) return fail(13, 'Aceppt_terms', M.termsNotAccepted);
-  const licence = licenceField(providerKey);
-  if (body[licence] !== true) return fail(14, licence, M.licenceNotAccepted(providerName));
-  return { ok: true, message: M.valid };
+  const [first] = registrationErrors(body, providerKey, providerName);
+  return first ? { ok: false, ...first } : { ok: true, message: REGISTRATION_MESSAGES.valid };
 }
 
 /** Server-side details beyond the specification's rules (Spanish, the product's language). */

@@ -62,6 +62,12 @@ export {
   type NumberFormatter,
 } from './messages';
 export {
+  MAINLINE_MESSAGES_ES,
+  SECONDARY_MESSAGES_ES,
+  STATUS_HERE_ES,
+  localizeToolMessage,
+} from './messages-es';
+export {
   convert,
   equivalents,
   isMeasure,

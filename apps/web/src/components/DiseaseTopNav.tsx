@@ -6,12 +6,12 @@ import Navbar from 'react-bootstrap/Navbar';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { ROUTES } from '@diagrodl/contracts';
-import { LanguageToggle } from './LanguageToggle.tsx';
 
 /**
  * The top navigation bar of the disease pages. Collapses below the lg breakpoint and
  * after a selection; the 'Cultivos' dropdown opens and closes by click, outside click,
- * Escape, arrow keys and Tab (react-bootstrap's accessible dropdown).
+ * Escape, arrow keys and Tab (react-bootstrap's accessible dropdown). The language switch is the
+ * shell's, in the header.
  */
 export function DiseaseTopNav() {
   const { t } = useTranslation();
@@ -74,7 +74,6 @@ export function DiseaseTopNav() {
               </Nav.Link>
             </Nav.Item>
           </Nav>
-          <LanguageToggle />
         </Navbar.Collapse>
       </Container>
     </Navbar>

@@ -10,11 +10,14 @@ export function formatNumber(
   return new Intl.NumberFormat(LOCALE_TAG[lang], options).format(value);
 }
 
+/** How a share (0..1) is shown: a percentage with one decimal. */
+export const PERCENT_ONE_DECIMAL: Intl.NumberFormatOptions = {
+  style: 'percent',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+};
+
 /** A share (0..1) as a percentage with one decimal for the active locale ("98.1%"). */
 export function formatPercent(value: number, lang: Language): string {
-  return formatNumber(value, lang, {
-    style: 'percent',
-    minimumFractionDigits: 1,
-    maximumFractionDigits: 1,
-  });
+  return formatNumber(value, lang, PERCENT_ONE_DECIMAL);
 }

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Modal from 'react-bootstrap/Modal';
@@ -61,8 +61,18 @@ function SideGroup({
   );
 }
 
-/** For logged-in users: header image, sidebar in 2 of 12 columns, content in 10. */
-export function AuthShell() {
+/**
+ * For logged-in users: header image, sidebar in 2 of 12 columns, content in 10. The disease pages
+ * use it too (`shell="disease"`), with their top navigation bar under the header, so a signed-in
+ * grower who opens a disease page keeps the sidebar, the greeting and the language switch.
+ */
+export function AuthShell({
+  shell = 'auth',
+  topNav,
+}: {
+  shell?: 'auth' | 'disease';
+  topNav?: ReactNode;
+}) {
   const { t } = useTranslation();
   const { user, logout } = useSession();
   const navigate = useNavigate();
@@ -86,7 +96,7 @@ export function AuthShell() {
   };
 
   return (
-    <div className="shell shell-auth" data-shell="auth">
+    <div className={`shell shell-auth shell-${shell}`} data-shell={shell}>
       <DeviceSync />
       <SkipLink />
       <Header>
@@ -99,6 +109,7 @@ export function AuthShell() {
           <LanguageToggle />
         </div>
       </Header>
+      {topNav}
       <Row className="g-0 flex-grow-1">
         <Col xs={12} lg={2} as="aside" className="sidebar border-end">
           <Button

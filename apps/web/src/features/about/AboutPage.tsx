@@ -13,6 +13,7 @@ interface Author {
   link: string;
 }
 
+/** The data sets' citations, in English as published (marked so). */
 const CITATIONS = [
   'Hughes, D. P. & Salathé, M. (2015). An open access repository of images on plant health to enable the development of mobile disease diagnostics. arXiv:1511.08060.',
   'Mohanty, S. P., Hughes, D. P. & Salathé, M. (2016). Using deep learning for image-based plant disease detection. Frontiers in Plant Science 7:1419. doi:10.3389/fpls.2016.01419.',
@@ -65,7 +66,9 @@ export default function AboutPage() {
         <h3 className="h6">{t('about.citations')}</h3>
         <ul className="small">
           {CITATIONS.map((c) => (
-            <li key={c}>{c}</li>
+            <li key={c} lang="en">
+              {c}
+            </li>
           ))}
         </ul>
       </section>

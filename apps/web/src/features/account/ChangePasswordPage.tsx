@@ -1,14 +1,19 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ROUTES, checkNewPassword } from '@diagrodl/contracts';
+import { ROUTES } from '@diagrodl/contracts';
+import { markedSummary, useFieldErrors } from '@/components/FieldError.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { useSession } from '@/lib/session.tsx';
 import { accountApi } from './api.ts';
 import { MessageArea } from './components/MessageArea.tsx';
-import { NewPasswordFields } from './components/PasswordRule.tsx';
+import {
+  NewPasswordFields,
+  type PasswordField,
+  passwordProblems,
+} from './components/PasswordRule.tsx';
 import { TextField } from './components/TextField.tsx';
 import { useAccountSubmit } from './components/useAccountSubmit.ts';
 
@@ -21,16 +26,21 @@ export default function ChangePasswordPage() {
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
   const { message, setMessage, busy, submit } = useAccountSubmit();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { errors, mark, recheck } = useFieldErrors<PasswordField, string>(formRef);
+  const check = (v: { current: string; next: string; confirm: string }) =>
+    passwordProblems({ ...v, userName: user?.userName ?? '' });
+  const edit = (field: PasswordField, set: (value: string) => void) => (value: string) => {
+    set(value);
+    recheck(check({ current, next, confirm, [field]: value }));
+  };
+  const error = (field: PasswordField) =>
+    errors[field] && t(`account.passwordProblem.${errors[field]}`);
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const problem = !current
-      ? 'currentMissing'
-      : next !== confirm
-        ? 'mismatch'
-        : checkNewPassword(next, user?.userName ?? '');
-    if (problem) {
-      setMessage({ state: 'danger', text: t(`account.passwordProblem.${problem}`) });
+    if (mark(check({ current, next, confirm }))) {
+      setMessage(null);
       return;
     }
     const saved = await submit(async () => {
@@ -48,27 +58,32 @@ export default function ChangePasswordPage() {
     }
   };
 
+  const summary = markedSummary(t, [error('current'), error('next'), error('confirm')]);
+  const shown = summary ? { state: 'danger' as const, ...summary } : message;
+
   return (
     <section className="mx-auto" style={{ maxWidth: 520 }}>
       <h1 className="h2">{t('account.change.title')}</h1>
       <p>{t('account.change.intro')}</p>
-      <Form noValidate onSubmit={(e) => void onSubmit(e)}>
+      <Form ref={formRef} noValidate onSubmit={(e) => void onSubmit(e)}>
         <TextField
           id="change-current"
           label={t('account.change.current')}
           type="password"
           autoComplete="current-password"
           value={current}
-          onChange={setCurrent}
+          error={error('current')}
+          onChange={edit('current', setCurrent)}
         />
         <NewPasswordFields
           idPrefix="change"
           next={next}
           confirm={confirm}
-          onNext={setNext}
-          onConfirm={setConfirm}
+          onNext={edit('next', setNext)}
+          onConfirm={edit('confirm', setConfirm)}
+          errors={{ next: error('next'), confirm: error('confirm') }}
         />
-        <MessageArea message={message} testId="change-message" />
+        <MessageArea message={shown} testId="change-message" />
         <Button type="submit" variant="success" disabled={busy}>
           {t('account.change.submit')}
         </Button>

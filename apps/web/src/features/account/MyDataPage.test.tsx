@@ -4,7 +4,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client.ts';
 import i18n from '@/lib/i18n.ts';
@@ -13,11 +13,14 @@ import { accountApi } from './api.ts';
 import MyDataPage from './MyDataPage.tsx';
 
 // the session check before a download (true: still logged in)
-const { refresh } = vi.hoisted(() => ({ refresh: vi.fn(async () => true) }));
+const { refresh, logout } = vi.hoisted(() => ({
+  refresh: vi.fn(async () => true),
+  logout: vi.fn(async () => undefined),
+}));
 vi.mock('@/lib/session.tsx', () => ({
   useSession: () => ({
     user: { userName: 'Ana', firstName: 'Ana' },
-    logout: async () => undefined,
+    logout,
     refresh,
   }),
   announceAccountDeleted: vi.fn(),
@@ -26,15 +29,25 @@ vi.mock('@/lib/session.tsx', () => ({
 afterEach(() => {
   vi.restoreAllMocks();
   vi.mocked(announceAccountDeleted).mockClear();
+  logout.mockClear();
 });
+
+/** The home page's stand-in: says the notice it was sent with. */
+function HomeProbe() {
+  const state = useLocation().state as { notice?: string } | null;
+  return <p data-testid="home">{state?.notice}</p>;
+}
 
 /** /Mis_datos in Spanish. */
 async function renderPage() {
   await i18n.changeLanguage('es');
   render(
     <I18nextProvider i18n={i18n}>
-      <MemoryRouter>
-        <MyDataPage />
+      <MemoryRouter initialEntries={['/Mis_datos']}>
+        <Routes>
+          <Route path="/Mis_datos" element={<MyDataPage />} />
+          <Route path="/" element={<HomeProbe />} />
+        </Routes>
       </MemoryRouter>
     </I18nextProvider>,
   );
@@ -52,8 +65,10 @@ describe('deleting my account', () => {
   it("announces it, so that this user's photos and diagnoses leave the device", async () => {
     vi.spyOn(accountApi, 'deleteAccount').mockResolvedValue({ status: 'OK', detail: 'Borrada.' });
     await deleteAccount();
-    expect(await screen.findByRole('button', { name: 'Ir al inicio' })).toBeInTheDocument();
+    // the signed-in page is left at once for the home page, which says why
+    expect(await screen.findByTestId('home')).toHaveTextContent('Borrada.');
     expect(announceAccountDeleted).toHaveBeenCalledWith('Ana');
+    await waitFor(() => expect(logout).toHaveBeenCalled());
   });
 
   it('keeps them when the server refused the deletion', async () => {
@@ -63,6 +78,7 @@ describe('deleting my account', () => {
     await deleteAccount();
     expect(await screen.findByText('Contraseña incorrecta.')).toBeInTheDocument();
     expect(announceAccountDeleted).not.toHaveBeenCalled();
+    expect(logout).not.toHaveBeenCalled();
   });
 });
 

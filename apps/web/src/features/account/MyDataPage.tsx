@@ -24,7 +24,6 @@ export default function MyDataPage() {
   const [password, setPassword] = useState('');
   const [confirmed, setConfirmed] = useState(false);
   const [asking, setAsking] = useState(false);
-  const [deleted, setDeleted] = useState(false);
   const { message, setMessage, busy, submit } = useAccountSubmit();
   const [downloadError, setDownloadError] = useState(false);
 
@@ -55,10 +54,14 @@ export default function MyDataPage() {
     setAsking(true);
   };
 
+  // The server ended the session with the account: the page leaves the signed-in shell at once
+  // for the home page, which says that the account was deleted (no sidebar greeting is left).
   const onDelete = async () => {
     setAsking(false);
+    let detail = '';
     const done = await submit(async () => {
       const reply = await accountApi.deleteAccount({ password, confirm: confirmed });
+      detail = reply.detail;
       return { state: 'success', text: reply.detail };
     });
     setPassword('');
@@ -66,26 +69,9 @@ export default function MyDataPage() {
     // the account is gone: its photos and diagnoses kept on this device go too (they would
     // otherwise be sent to a new account registered later with the same user name)
     if (user) announceAccountDeleted(user.userName);
-    setDeleted(true);
-  };
-
-  // The server ended the session with the account; the page says so before leaving.
-  const goHome = async () => {
-    await navigate(ROUTES.home);
+    await navigate(ROUTES.home, { state: { notice: detail } });
     await logout();
   };
-
-  if (deleted) {
-    return (
-      <section className="mx-auto" style={{ maxWidth: 640 }}>
-        <h1 className="h2">{t('account.myData.title')}</h1>
-        <MessageArea message={message} testId="my-data-message" />
-        <Button variant="success" onClick={() => void goHome()}>
-          {t('account.myData.home')}
-        </Button>
-      </section>
-    );
-  }
 
   return (
     <section className="mx-auto" style={{ maxWidth: 640 }}>

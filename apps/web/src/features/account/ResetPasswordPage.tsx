@@ -1,13 +1,18 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ROUTES, checkNewPassword } from '@diagrodl/contracts';
+import { ROUTES } from '@diagrodl/contracts';
+import { markedSummary, useFieldErrors } from '@/components/FieldError.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { accountApi } from './api.ts';
 import { MessageArea } from './components/MessageArea.tsx';
-import { NewPasswordFields } from './components/PasswordRule.tsx';
+import {
+  NewPasswordFields,
+  type PasswordField,
+  passwordProblems,
+} from './components/PasswordRule.tsx';
 import { TextField } from './components/TextField.tsx';
 import { useAccountSubmit } from './components/useAccountSubmit.ts';
 
@@ -16,11 +21,16 @@ function RequestLink() {
   const { t, i18n } = useTranslation();
   const [email, setEmail] = useState('');
   const { message, setMessage, busy, submit } = useAccountSubmit();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { errors, mark, recheck } = useFieldErrors<'email', 'emailEmpty'>(formRef);
+  const check = (value: string) => (value.trim() ? {} : { email: 'emailEmpty' as const });
+  const error = errors.email && t(`account.reset.${errors.email}`);
+  const summary = markedSummary(t, [error]);
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!email.trim()) {
-      setMessage({ state: 'danger', text: t('account.reset.emailEmpty') });
+    if (mark(check(email))) {
+      setMessage(null);
       return;
     }
     await submit(async () => {
@@ -33,7 +43,7 @@ function RequestLink() {
   };
 
   return (
-    <Form noValidate onSubmit={(e) => void onSubmit(e)}>
+    <Form ref={formRef} noValidate onSubmit={(e) => void onSubmit(e)}>
       <p>{t('account.reset.requestIntro')}</p>
       <TextField
         id="reset-email"
@@ -41,9 +51,16 @@ function RequestLink() {
         type="email"
         autoComplete="email"
         value={email}
-        onChange={setEmail}
+        error={error}
+        onChange={(value) => {
+          setEmail(value);
+          recheck(check(value));
+        }}
       />
-      <MessageArea message={message} testId="reset-message" />
+      <MessageArea
+        message={summary ? { state: 'danger', ...summary } : message}
+        testId="reset-message"
+      />
       <Button type="submit" variant="success" disabled={busy}>
         {t('account.reset.send')}
       </Button>
@@ -59,6 +76,15 @@ function SetPassword({ token }: { token: string }) {
   const [confirm, setConfirm] = useState('');
   const [done, setDone] = useState(false);
   const { message, setMessage, busy, submit } = useAccountSubmit();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { errors, mark, recheck } = useFieldErrors<PasswordField, string>(formRef);
+  const edit = (field: PasswordField, set: (value: string) => void) => (value: string) => {
+    set(value);
+    recheck(passwordProblems({ next, confirm, [field]: value }));
+  };
+  const error = (field: PasswordField) =>
+    errors[field] && t(`account.passwordProblem.${errors[field]}`);
+  const summary = markedSummary(t, [error('next'), error('confirm')]);
 
   useEffect(() => {
     let live = true;
@@ -73,9 +99,8 @@ function SetPassword({ token }: { token: string }) {
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const problem = next !== confirm ? 'mismatch' : checkNewPassword(next);
-    if (problem) {
-      setMessage({ state: 'danger', text: t(`account.passwordProblem.${problem}`) });
+    if (mark(passwordProblems({ next, confirm }))) {
+      setMessage(null);
       return;
     }
     setDone(
@@ -103,17 +128,21 @@ function SetPassword({ token }: { token: string }) {
     );
   }
   return (
-    <Form noValidate onSubmit={(e) => void onSubmit(e)}>
+    <Form ref={formRef} noValidate onSubmit={(e) => void onSubmit(e)}>
       <p>{t('account.reset.setIntro')}</p>
       <NewPasswordFields
         idPrefix="reset"
         next={next}
         confirm={confirm}
-        onNext={setNext}
-        onConfirm={setConfirm}
+        onNext={edit('next', setNext)}
+        onConfirm={edit('confirm', setConfirm)}
+        errors={{ next: error('next'), confirm: error('confirm') }}
         disabled={done}
       />
-      <MessageArea message={message} testId="reset-message" />
+      <MessageArea
+        message={summary ? { state: 'danger', ...summary } : message}
+        testId="reset-message"
+      />
       {done ? (
         <Link className="btn btn-success" to={ROUTES.login}>
           {t('account.reset.toLogin')}

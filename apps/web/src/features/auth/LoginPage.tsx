@@ -1,15 +1,31 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ENDPOINTS, ROUTES, validateLogin } from '@diagrodl/contracts';
+import {
+  ENDPOINTS,
+  type LoginField,
+  type LoginMessageKey,
+  ROUTES,
+  loginErrors,
+  loginMessage,
+} from '@diagrodl/contracts';
+import {
+  FieldError,
+  invalidProps,
+  SummaryText,
+  markedSummary,
+  useFieldErrors,
+} from '@/components/FieldError.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { callApi, failureText } from '@/lib/api-client.ts';
 import { useSession } from '@/lib/session.tsx';
 
-type Message = { variant: 'secondary' | 'danger' | 'success'; text: string };
+/** A message of the page: a rule's key (said in the page's language when shown) or a text. */
+type Message = { variant: 'danger' | 'success' } & ({ rule: LoginMessageKey } | { text: string });
+const ID: Record<LoginField, string> = { username: 'login-username', password: 'login-password' };
 
 /** Only same-site paths are followed after login (no open redirect). */
 function safeNext(raw: string | null): string {
@@ -18,8 +34,9 @@ function safeNext(raw: string | null): string {
 }
 
 export default function LoginPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   useDocumentTitle(t('routes./Login_session'));
+  const lang = i18n.language === 'en' ? 'en' : 'es';
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
   const navigate = useNavigate();
@@ -29,15 +46,28 @@ export default function LoginPage() {
   const [remember, setRemember] = useState(false);
   const [message, setMessage] = useState<Message | null>(null);
   const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const { errors, mark, recheck } = useFieldErrors<LoginField, LoginMessageKey>(formRef);
+  /** Each field's problem: the specification's rule, for both at once. */
+  const check = (body: { username: string; password: string }) =>
+    Object.fromEntries(loginErrors(body).map((f) => [f.field, f.key]));
+
+  const edit = (field: LoginField, value: string, set: (value: string) => void) => {
+    set(value);
+    recheck(check({ username, password, [field]: value }));
+  };
+  const error = (field: LoginField) => {
+    const key = errors[field];
+    return key && loginMessage(key, lang);
+  };
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const check = validateLogin({ username, password });
-    if (!check.ok) {
-      setMessage({ variant: 'danger', text: check.message });
+    if (mark(check({ username, password }))) {
+      setMessage(null);
       return;
     }
-    setMessage({ variant: 'success', text: check.message });
+    setMessage({ variant: 'success', rule: 'valid' });
     setBusy(true);
     try {
       // The answer carries the session it opened: one round trip, no GET /api/session/ after it.
@@ -56,6 +86,16 @@ export default function LoginPage() {
     }
   };
 
+  // With fields marked, the message area says how many and the first one's message.
+  const summary = markedSummary(t, [error('username'), error('password')]);
+  const shown = summary
+    ? { variant: 'danger' as const, ...summary }
+    : message && {
+        variant: message.variant,
+        summary: undefined,
+        text: 'rule' in message ? loginMessage(message.rule, lang) : message.text,
+      };
+
   return (
     <section className="auth-form mx-auto" style={{ maxWidth: 480 }}>
       <h1 className="h2">{t('login.title')}</h1>
@@ -64,23 +104,27 @@ export default function LoginPage() {
           {t('auth.loginRequired')}
         </Alert>
       )}
-      <Form noValidate onSubmit={(e) => void onSubmit(e)}>
-        <Form.Group className="mb-3" controlId="login-username">
+      <Form ref={formRef} noValidate onSubmit={(e) => void onSubmit(e)}>
+        <Form.Group className="mb-3" controlId={ID.username}>
           <Form.Label>{t('login.username')}</Form.Label>
           <Form.Control
             autoComplete="username"
             value={username}
-            onChange={(e) => setUsername(e.target.value)}
+            onChange={(e) => edit('username', e.target.value, setUsername)}
+            {...invalidProps(ID.username, error('username'))}
           />
+          <FieldError fieldId={ID.username} message={error('username')} />
         </Form.Group>
-        <Form.Group className="mb-3" controlId="login-password">
+        <Form.Group className="mb-3" controlId={ID.password}>
           <Form.Label>{t('login.password')}</Form.Label>
           <Form.Control
             type="password"
             autoComplete="current-password"
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
+            onChange={(e) => edit('password', e.target.value, setPassword)}
+            {...invalidProps(ID.password, error('password'))}
           />
+          <FieldError fieldId={ID.password} message={error('password')} />
         </Form.Group>
         <Form.Check
           className="mb-3"
@@ -90,9 +134,9 @@ export default function LoginPage() {
           onChange={(e) => setRemember(e.target.checked)}
         />
         <div role="status" aria-live="polite" className="mb-3" data-testid="login-message">
-          {message && (
-            <Alert variant={message.variant} className="mb-0">
-              {message.text}
+          {shown && (
+            <Alert variant={shown.variant} className="mb-0">
+              <SummaryText summary={shown.summary} text={shown.text} />
             </Alert>
           )}
         </div>

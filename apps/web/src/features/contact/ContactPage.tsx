@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -10,6 +10,13 @@ import {
   type ContactField,
   checkContact,
 } from '@diagrodl/contracts';
+import {
+  FieldError,
+  invalidProps,
+  SummaryText,
+  markedSummary,
+  useFieldErrors,
+} from '@/components/FieldError.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { ApiError, callApi } from '@/lib/api-client.ts';
 
@@ -19,7 +26,6 @@ const EMPTY: ContactBody = { name: '', email: '', subject: '', message: '' };
  * language toggle) or the server's text as it came.
  */
 type Shown = { key: string } | { text: string };
-type Errors = Partial<Record<ContactField, Shown>>;
 type Message = { variant: 'danger' | 'success' } & Shown;
 
 /** /Contact_us: for visitors and users alike. */
@@ -27,24 +33,28 @@ export default function ContactPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('routes./Contact_us'));
   const [form, setForm] = useState<ContactBody>(EMPTY);
-  const [errors, setErrors] = useState<Errors>({});
   const [message, setMessage] = useState<Message | null>(null);
   const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const { errors, mark, recheck } = useFieldErrors<ContactField, Shown>(formRef);
   const show = (s: Shown) => ('key' in s ? t(s.key) : s.text);
+  /** Each field's problem, as a key of the page's own messages. */
+  const check = (body: ContactBody) => {
+    const problems = checkContact({ ...body });
+    return Object.fromEntries(
+      (Object.keys(problems) as ContactField[]).map((f) => [
+        f,
+        { key: `contact.errors.${f}.${problems[f]}` },
+      ]),
+    );
+  };
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    const problems = checkContact({ ...form });
-    const fields = Object.keys(problems) as ContactField[];
-    if (fields.length) {
-      setErrors(
-        Object.fromEntries(fields.map((f) => [f, { key: `contact.errors.${f}.${problems[f]}` }])),
-      );
-      setMessage({ variant: 'danger', key: 'contact.invalid' });
-      document.getElementById(`contact-${fields[0]}`)?.focus();
+    if (mark(check(form))) {
+      setMessage(null);
       return;
     }
-    setErrors({});
     setBusy(true);
     try {
       const reply = await callApi(ENDPOINTS.contact, { body: form });
@@ -56,10 +66,9 @@ export default function ContactPage() {
           ? (err.body as { errors?: Partial<Record<ContactField, string>> } | null)
           : null;
       if (body?.errors) {
-        const serverErrors = body.errors;
-        setErrors(
+        mark(
           Object.fromEntries(
-            Object.entries(serverErrors).map(([f, text]) => [f, { text: String(text) }]),
+            Object.entries(body.errors).map(([f, text]) => [f, { text: String(text) }]),
           ),
         );
       }
@@ -73,27 +82,33 @@ export default function ContactPage() {
     }
   };
 
+  const error = (name: ContactField) => {
+    const e = errors[name];
+    return e && show(e);
+  };
   const field = (name: ContactField) => ({
     value: form[name],
-    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-      setForm((f) => ({ ...f, [name]: e.target.value })),
-    isInvalid: !!errors[name],
-    'aria-describedby': errors[name] ? `contact-${name}-error` : undefined,
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      const next = { ...form, [name]: e.target.value };
+      setForm(next);
+      recheck(check(next));
+    },
+    ...invalidProps(`contact-${name}`, error(name)),
   });
-  const feedback = (name: ContactField) => {
-    const error = errors[name];
-    return error ? (
-      <Form.Control.Feedback type="invalid" id={`contact-${name}-error`}>
-        {show(error)}
-      </Form.Control.Feedback>
-    ) : null;
-  };
+  const feedback = (name: ContactField) => (
+    <FieldError fieldId={`contact-${name}`} message={error(name)} />
+  );
+  // With fields marked, the message area says how many and the first one's message.
+  const summary = markedSummary(
+    t,
+    CONTACT_FIELDS.map((name) => error(name)),
+  );
 
   return (
     <section className="mx-auto" style={{ maxWidth: 640 }}>
       <h1 className="h2">{t('contact.title')}</h1>
       <p>{t('contact.intro')}</p>
-      <Form noValidate onSubmit={(e) => void onSubmit(e)} data-testid="contact-form">
+      <Form ref={formRef} noValidate onSubmit={(e) => void onSubmit(e)} data-testid="contact-form">
         {CONTACT_FIELDS.filter((f) => f !== 'message').map((name) => (
           <Form.Group key={name} className="mb-3" controlId={`contact-${name}`}>
             <Form.Label>{t(`contact.${name}`)}</Form.Label>
@@ -112,10 +127,20 @@ export default function ContactPage() {
           <Form.Text>{t('contact.messageHelp')}</Form.Text>
         </Form.Group>
         <div role="status" aria-live="polite" className="mb-3" data-testid="contact-message-area">
-          {message && (
-            <Alert variant={message.variant} className="mb-0" style={{ overflowWrap: 'anywhere' }}>
-              {show(message)}
+          {summary ? (
+            <Alert variant="danger" className="mb-0" style={{ overflowWrap: 'anywhere' }}>
+              <SummaryText {...summary} />
             </Alert>
+          ) : (
+            message && (
+              <Alert
+                variant={message.variant}
+                className="mb-0"
+                style={{ overflowWrap: 'anywhere' }}
+              >
+                {show(message)}
+              </Alert>
+            )
           )}
         </div>
         <Button type="submit" variant="success" disabled={busy}>

@@ -27,8 +27,11 @@ describe('dates and probabilities', () => {
     expect(lastModifiedText(ms)).toBe(new Date(ms).toLocaleString('en-IN'));
     expect(lastModifiedText(ms)).toMatch(/^21\/11\/2026/);
   });
-  it('shows probabilities with 4 decimals in the locale', () => {
-    expect(probabilityText(0.98765, 'es-MX')).toBe('0.9877');
-    expect(probabilityText(1, 'en-US')).toBe('1.0000');
+  it('shows probabilities as percentages with one decimal in the locale', () => {
+    expect(probabilityText(0.9979, 'es-MX')).toBe('99.8%');
+    expect(probabilityText(1, 'en-US')).toBe('100.0%');
+    expect(probabilityText(0.41, 'en-US')).toBe('41.0%');
+    // a locale with a decimal comma and a space before the sign
+    expect(probabilityText(0.9979, 'es-ES')).toBe('99,8\u00a0%');
   });
 });

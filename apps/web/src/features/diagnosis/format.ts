@@ -1,3 +1,5 @@
+import { PERCENT_ONE_DECIMAL } from '@/lib/format.ts';
+
 const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB', 'TB', 'PB', 'EB', 'ZB', 'YB'];
 
 /** Human-readable file size with 2 decimals, Bytes to YB (1 KB = 1024 bytes), as the original. */
@@ -19,10 +21,10 @@ export function isPreviewable(fileName: string): boolean {
   return PREVIEWABLE.test(fileName);
 }
 
-/** Probability shown with 4 decimals (locale decimal separator). */
+/**
+ * A probability as a person reads it: a percentage with one decimal in the locale's format
+ * ("99.8%"). The API, the CSV and the JSON keep the 0-1 number.
+ */
 export function probabilityText(p: number, locale: string): string {
-  return new Intl.NumberFormat(locale, {
-    minimumFractionDigits: 4,
-    maximumFractionDigits: 4,
-  }).format(p);
+  return new Intl.NumberFormat(locale, PERCENT_ONE_DECIMAL).format(p);
 }

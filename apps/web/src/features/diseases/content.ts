@@ -13,6 +13,8 @@ export interface Reference {
   source: string;
   doi?: string;
   url?: string;
+  /** The language of the title and source, when not English (the literature's usual language). */
+  lang?: 'es' | 'en';
 }
 
 export interface ImageItem {

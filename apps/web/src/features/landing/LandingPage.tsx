@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import Alert from 'react-bootstrap/Alert';
+import { Link, useLocation } from 'react-router';
 import { ROUTES, UPLOAD_TAKE_PHOTO } from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { usePrefersReducedMotion } from '@/components/usePrefersReducedMotion.ts';
@@ -23,6 +24,8 @@ import {
 export function LandingPage() {
   const { t } = useTranslation();
   const { isAuthenticated, user } = useSession();
+  // a page that sent the visitor here with something to say (an account just deleted)
+  const notice = (useLocation().state as { notice?: string } | null)?.notice;
   useDocumentTitle('');
   const reducedMotion = usePrefersReducedMotion();
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -49,6 +52,11 @@ export function LandingPage() {
 
   return (
     <div className="landing" data-testid="landing">
+      {notice && (
+        <Alert variant="success" role="status" data-testid="landing-notice">
+          {notice}
+        </Alert>
+      )}
       <section className="welcome-banner">
         <video
           ref={videoRef}

@@ -18,6 +18,9 @@ import { overlappingWords, wordBoxes } from '../../../testing/pdf-words.ts';
 import { ADVICE, NOT_RECOGNISED_ADVICE } from './advice.ts';
 import { type ReportImage, renderDiagnosisReport } from './report-pdf.ts';
 
+/** A card's held-out field figures (the shipped MobileNet's, models/mobilenet.card.json). */
+const FIELD = { n: 105, top1: 0.7048, acceptedShare: 0.5905, accuracyAccepted: 0.7903 };
+
 const LABELS: ClassId[] = [
   'late_blight',
   'early_blight',
@@ -75,7 +78,7 @@ describe('diagnosis report PDF', () => {
       date: new Date('2026-11-21T10:30:00Z'),
       timeZone: 'America/Mexico_City',
       language: 'es',
-      models: [{ label: 'MobileNet v1', accuracy: 0.9812 }],
+      models: [{ label: 'MobileNet v1', accuracy: 0.9812, field: FIELD }],
       images: await images('es'),
     });
     const file = path.join(dir, 'r.pdf');
@@ -108,13 +111,28 @@ describe('diagnosis report PDF', () => {
     expect(byPage[0]).toContain('Ana Prueba (AnaLopez1)');
     expect(byPage[0]).toContain('MobileNet v1');
     expect(byPage[0]).toMatch(/98[.,]1\s?%/);
+    // the cover's summary: how many photos, and each photo's answer with its confidence
+    const cover = byPage[0]!.replace(/\s+/g, ' ');
+    expect(cover).toContain('Imágenes analizadas: 6');
+    expect(cover).toContain('Diagnósticos con confianza suficiente: 4');
+    expect(cover).toMatch(/1\. hoja_número_1\.jpg Tizón tardío — 97\.3% de confianza/);
+    expect(cover).toMatch(/5\. hoja_número_5\.jpg No reconocido con confianza/);
+    expect(cover).toMatch(/6\. hoja_número_6\.jpg No parece una hoja de tomate/);
+    // the field figures beside the lab one, as the card holds them
+    expect(cover).toContain('En fotos de laboratorio (conjunto de prueba): acierta en el 98.1%.');
+    expect(cover).toContain(
+      'En fotos reales de campo (105 fotos que no vio al entrenar): da un diagnóstico en el 59.1% de los casos y acierta en el 79.0% de esas veces.',
+    );
+    expect(overlappingWords(wordBoxes(file, 1))).toEqual([]);
     // the user's own time zone, named: 10:30 UTC is 4:30 in Mexico City
     expect(byPage[0]!.replace(/\s+/g, ' ')).toContain(
       '21 de noviembre de 2026 a las 4:30 a.m. GMT-6',
     );
     expect(byPage[1]).toContain('hoja_número_1.jpg');
     expect(byPage[1]).toContain('Tizón tardío');
-    expect(byPage[1]).toContain('0.9731');
+    // probabilities as percentages
+    expect(byPage[1]).toContain('Probabilidad: 97.3%');
+    expect(byPage[1]).toContain('Moho de la hoja — 7.0%');
     expect(byPage[1]).toContain('Moho de la hoja');
     expect(byPage[1]).toContain(ADVICE.late_blight.es[0].slice(0, 30));
     expect(byPage[1]).toContain('http://localhost:8000/Late_blight');
@@ -181,6 +199,11 @@ describe('diagnosis report PDF', () => {
     expect(text.replace(/\s+/g, ' ')).toContain('21 November 2026 at 10:30 UTC');
     expect(text).toContain('Late blight');
     expect(text).toContain('accuracy not measured');
+    // no field figures on its card: said, never a number made up
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      'Not measured on real field photos: its figures are from lab photos',
+    );
+    expect(text.replace(/\s+/g, ' ')).toContain('Late blight — 97.3% confidence');
     expect(text).toContain('Page 3 of 3');
   });
 
@@ -277,5 +300,42 @@ describe('diagnosis report PDF', () => {
 
     // no two words of the page overlap (the name used to run into the diagnosis column)
     expect(overlappingWords(wordBoxes(file, 2))).toEqual([]);
+  });
+
+  it('lists 40 photos on the cover as far as they fit, then says how many more, without overlaps', async () => {
+    const [first] = await images('en');
+    const many = Array.from({ length: 40 }, (_, i) => ({
+      ...first!,
+      nameImg: `IMG_20261207_field_leaf_photo_number_${String(i + 1).padStart(2, '0')}_of_a_long_series.jpg`,
+      photo: null,
+      heatmap: null,
+    }));
+    const pdf = await renderDiagnosisReport({
+      productName: 'DiAgroDL',
+      userName: 'Ben',
+      date: new Date('2026-12-07T10:30:00Z'),
+      language: 'en',
+      models: [
+        { label: 'MobileNet v1', accuracy: 0.9751, field: FIELD },
+        { label: 'ResNet50 v1', accuracy: 0.9582, field: { n: 91, top1: 0.6286 } },
+      ],
+      images: many,
+    });
+    const file = path.join(dir, 'many.pdf');
+    fs.writeFileSync(file, pdf);
+    const cover = execFileSync('pdftotext', ['-layout', '-f', '1', '-l', '1', file, '-'])
+      .toString()
+      .replace(/\s+/g, ' ');
+    expect(cover).toContain('Images analysed: 40');
+    const more = /… and (\d+) more photos: see the next pages\./.exec(cover);
+    expect(more).not.toBeNull();
+    const listed = cover.match(/\d+\. IMG_/g) ?? [];
+    expect(listed.length + Number(more![1])).toBe(40);
+    expect(listed.length).toBeGreaterThan(10);
+    // the second model's card has only a top-1 on field photos: that is what it says
+    expect(cover).toContain(
+      'On real field photos (91 photos it never trained on): its most probable class is right 62.9% of the time.',
+    );
+    expect(overlappingWords(wordBoxes(file, 1))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The diagnosis report PDF (pdfkit, DejaVu Sans embedded so every Spanish character prints):
- * a cover (product, user, date, model and its test accuracy), one block per image (photo,
+ * a cover (report-cover.ts: user, date, how many photos, each photo's answer, and each model's
+ * figures on lab and on field photos from its card), one block per image (photo,
  * heatmap, label, probability, top 3, two lines of advice, disease page URL), a summary
  * table with counts per class, and page numbers. A photo the model says is not a tomato leaf
  * gets 'No parece una hoja de tomate' and the photo hint instead of advice; a diagnosis of a
@@ -20,6 +21,8 @@ import {
 import { CLASS_IDS, type ClassId, className } from '@diagrodl/contracts/classes';
 import { repoRoot } from '../../../config.ts';
 import { ADVICE, NOT_RECOGNISED_ADVICE } from './advice.ts';
+import { type CoverModel, drawCover } from './report-cover.ts';
+import { AMBER, GREEN, GREY, TEXT } from './report-text.ts';
 
 export const FONT_DIR = path.join(repoRoot, 'apps', 'server', 'assets', 'fonts');
 const FONT = path.join(FONT_DIR, 'DejaVuSans.ttf');
@@ -49,64 +52,9 @@ export interface ReportInput {
   /** The IANA time zone the date is written in, with the zone's name (default UTC). */
   timeZone?: string;
   language: 'es' | 'en';
-  models: { label: string; accuracy: number | null }[];
+  models: CoverModel[];
   images: ReportImage[];
 }
-
-const TEXT = {
-  es: {
-    title: 'Reporte de diagnóstico',
-    subtitle: 'Identificación de enfermedades en hojas de tomate',
-    user: 'Usuario',
-    date: 'Fecha',
-    model: 'Modelo',
-    accuracy: 'exactitud en el conjunto de prueba',
-    notMeasured: 'exactitud no medida (promedio de modelos)',
-    images: 'Imágenes analizadas',
-    accepted: 'Diagnósticos con confianza suficiente',
-    disclaimer:
-      'Resultado orientativo generado por un modelo de aprendizaje profundo entrenado con fotografías de laboratorio (PlantVillage). Confirme el diagnóstico con un técnico agrónomo antes de aplicar tratamientos.',
-    photo: 'Fotografía',
-    heatmap: 'Mapa de activación',
-    diagnosis: 'Diagnóstico',
-    probability: 'Probabilidad',
-    top3: 'Tres clases más probables',
-    advice: 'Recomendaciones',
-    more: 'Más información',
-    summary: 'Resumen',
-    cls: 'Clase',
-    count: 'Imágenes',
-    total: 'Total',
-    page: (i: number, n: number) => `Página ${i} de ${n}`,
-    locale: 'es-MX',
-  },
-  en: {
-    title: 'Diagnosis report',
-    subtitle: 'Tomato leaf disease identification',
-    user: 'User',
-    date: 'Date',
-    model: 'Model',
-    accuracy: 'accuracy on the test set',
-    notMeasured: 'accuracy not measured (average of models)',
-    images: 'Images analysed',
-    accepted: 'Diagnoses with enough confidence',
-    disclaimer:
-      'Indicative result from a deep-learning model trained on laboratory photos (PlantVillage). Have an agronomist confirm the diagnosis before any treatment.',
-    photo: 'Photo',
-    heatmap: 'Activation map',
-    diagnosis: 'Diagnosis',
-    probability: 'Probability',
-    top3: 'Three most likely classes',
-    advice: 'Advice',
-    more: 'More information',
-    summary: 'Summary',
-    cls: 'Class',
-    count: 'Images',
-    total: 'Total',
-    page: (i: number, n: number) => `Page ${i} of ${n}`,
-    locale: 'en-GB',
-  },
-} as const;
 
 /** Lines a photo's name may take in its block; a longer name is shortened in the middle. */
 export const NAME_MAX_LINES = 2;
@@ -151,19 +99,6 @@ export function nameLines(
   return lines;
 }
 
-const GREEN = '#2e7d32';
-const GREY = '#555555';
-
-/** `zone` when it is a time zone this server's Intl knows, else undefined. */
-function knownTimeZone(zone: string | undefined): string | undefined {
-  if (!zone) return undefined;
-  try {
-    return new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Renders the report; resolves with the PDF bytes. */
 export function renderDiagnosisReport(input: ReportInput): Promise<Buffer> {
   const t = TEXT[input.language];
@@ -184,46 +119,21 @@ export function renderDiagnosisReport(input: ReportInput): Promise<Buffer> {
 
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
+  // every share and probability a person reads: a percentage with one decimal ("97.3%")
   const pct = (v: number) =>
-    new Intl.NumberFormat(t.locale, { style: 'percent', maximumFractionDigits: 1 }).format(v);
-  const prob = (v: number) =>
     new Intl.NumberFormat(t.locale, {
-      minimumFractionDigits: 4,
-      maximumFractionDigits: 4,
+      style: 'percent',
+      minimumFractionDigits: 1,
+      maximumFractionDigits: 1,
     }).format(v);
 
   /* ---- cover ---- */
-  doc.font('bold').fontSize(30).fillColor(GREEN).text(input.productName, left, 150, { width });
-  doc.moveDown(0.3).font('bold').fontSize(20).fillColor('black').text(t.title, { width });
-  doc.font('body').fontSize(13).fillColor(GREY).text(t.subtitle, { width });
-  doc.moveDown(2).fontSize(12).fillColor('black');
-  const line = (k: string, v: string) => {
-    doc.font('bold').text(`${k}: `, { continued: true, width });
-    doc.font('body').text(v, { width });
-    doc.moveDown(0.3);
-  };
-  line(t.user, input.userName);
-  line(
-    t.date,
-    new Intl.DateTimeFormat(t.locale, {
-      year: 'numeric',
-      month: 'long',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZone: knownTimeZone(input.timeZone) ?? 'UTC',
-      timeZoneName: 'short',
-    }).format(input.date),
-  );
-  for (const m of input.models) {
-    line(
-      t.model,
-      `${m.label} (${m.accuracy == null ? t.notMeasured : `${t.accuracy}: ${pct(m.accuracy)}`})`,
-    );
-  }
-  line(t.images, String(input.images.length));
-  line(t.accepted, String(input.images.filter((i) => i.accepted).length));
-  doc.moveDown(2).font('body').fontSize(10).fillColor(GREY).text(t.disclaimer, { width });
+  drawCover(doc, input, {
+    left,
+    width,
+    pct,
+    shorten: (name, w) => nameLines(doc, name, w, 1)[0] ?? name,
+  });
 
   /* ---- one block per image ---- */
   const blockH = 225;
@@ -277,18 +187,18 @@ export function renderDiagnosisReport(input: ReportInput): Promise<Buffer> {
     doc
       .font('bold')
       .fontSize(11)
-      .fillColor(im.accepted ? GREEN : '#b26a00');
+      .fillColor(im.accepted ? GREEN : AMBER);
     doc.text(`${t.diagnosis}: ${im.predict}`, tx, top, { width: tw });
     doc.font('body').fontSize(9.5).fillColor('black');
-    doc.text(`${t.probability}: ${prob(im.probability)}`, { width: tw });
+    doc.text(`${t.probability}: ${pct(im.probability)}`, { width: tw });
     if (im.accepted && im.fieldPhoto) {
-      doc.fontSize(8).fillColor('#b26a00').text(FIELD_PHOTO_CAUTION[input.language], { width: tw });
+      doc.fontSize(8).fillColor(AMBER).text(FIELD_PHOTO_CAUTION[input.language], { width: tw });
       doc.fontSize(9.5).fillColor('black');
     }
     doc.moveDown(0.3).font('bold').text(t.top3, { width: tw });
     doc.font('body');
     im.top3.forEach((c, i) =>
-      doc.text(`${i + 1}. ${c.predict} — ${prob(c.probability)}`, { width: tw }),
+      doc.text(`${i + 1}. ${c.predict} — ${pct(c.probability)}`, { width: tw }),
     );
     // a refused photo's three classes are not a diagnosis: said in a line of their own, small
     if (!im.accepted) {

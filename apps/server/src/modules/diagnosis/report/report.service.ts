@@ -3,8 +3,8 @@
  * (result-view.ts), small JPEGs of each photo and its heatmap (each file decoded once, in the
  * model worker), the PDF rendered by report-pdf.ts and kept in the user's `reports` media folder.
  */
-import { DIAGNOSIS_MESSAGES as M, type ReportReply, TOOL } from '@diagrodl/contracts';
-import { ModelRegistry } from '../../../inference/models.ts';
+import { DIAGNOSIS_MESSAGES as M, type ReportReply, TOOL, fieldRowOf } from '@diagrodl/contracts';
+import { ModelRegistry } from '../../../inference/registry.ts';
 import { HttpError } from '../../../lib/errors.ts';
 import { randomToken } from '../../../lib/tokens.ts';
 import type { ModelWorker } from '../../../worker/model-worker.ts';
@@ -68,11 +68,25 @@ export class ReportService {
       date: new Date(),
       timeZone,
       language,
-      // the models as the server has them now, as their accuracy (the ensemble with its members)
-      models: models.map((id) => ({
-        label: listed.find((m) => m.id === id)?.label ?? ModelRegistry.label(id),
-        accuracy: this.models.accuracy(id),
-      })),
+      // the models as the server has them now (the ensemble with its members): their accuracy
+      // on the lab test photos and, beside it, their figures on real field photos, both from
+      // their cards
+      models: models.map((id) => {
+        const model = listed.find((m) => m.id === id);
+        const field = fieldRowOf(model?.reliability ?? []);
+        return {
+          label: model?.label ?? ModelRegistry.label(id),
+          accuracy: this.models.accuracy(id),
+          field: field
+            ? {
+                n: field.n,
+                top1: field.top1,
+                acceptedShare: field.acceptedShare,
+                accuracyAccepted: field.accuracyAccepted,
+              }
+            : null,
+        };
+      }),
       images,
     });
     const file = `${randomToken(24)}.pdf`;

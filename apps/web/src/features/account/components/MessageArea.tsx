@@ -1,9 +1,12 @@
 import Alert from 'react-bootstrap/Alert';
+import { SummaryText } from '@/components/FieldError.tsx';
 
 export type MessageState = 'neutral' | 'danger' | 'success';
 export interface Message {
   state: MessageState;
   text: string;
+  /** A first line before the text (how many fields need correcting). */
+  summary?: string;
 }
 
 /** The form's message area: neutral, danger or success, announced to screen readers. */
@@ -22,7 +25,7 @@ export function MessageArea({ message, testId }: { message: Message | null; test
           className="mb-0"
           style={{ overflowWrap: 'anywhere' }}
         >
-          {message.text}
+          <SummaryText summary={message.summary} text={message.text} />
         </Alert>
       )}
     </div>

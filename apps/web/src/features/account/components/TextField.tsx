@@ -1,6 +1,10 @@
 import Form from 'react-bootstrap/Form';
+import { FieldError, invalidProps } from '@/components/FieldError.tsx';
 
-/** A labelled input of the account forms; `id` names the input for its label. */
+/**
+ * A labelled input of the account forms; `id` names the input for its label. With `error`, the
+ * input is marked and its message stands right under it.
+ */
 export function TextField({
   id,
   label,
@@ -9,6 +13,7 @@ export function TextField({
   type = 'text',
   autoComplete,
   describedBy,
+  error,
   disabled = false,
   className = 'mb-3',
 }: {
@@ -19,6 +24,7 @@ export function TextField({
   type?: 'text' | 'email' | 'password';
   autoComplete?: string;
   describedBy?: string;
+  error?: string;
   disabled?: boolean;
   className?: string;
 }) {
@@ -28,11 +34,12 @@ export function TextField({
       <Form.Control
         type={type}
         autoComplete={autoComplete}
-        aria-describedby={describedBy}
         value={value}
         disabled={disabled}
         onChange={(e) => onChange(e.target.value)}
+        {...invalidProps(id, error, describedBy)}
       />
+      <FieldError fieldId={id} message={error} />
     </Form.Group>
   );
 }

@@ -219,6 +219,33 @@ describe('the configuration page', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it("keeps the accepted configuration: 'Subir imágenes' is enabled at once while the stored model is chosen", async () => {
+    const stored: ConfigStateReply = {
+      config: { ...configFor('Tomato_leaf_cnn_resnet50'), modelId: 'resnet50' },
+    };
+    await options(MODELS, Promise.resolve(stored));
+    const next = await screen.findByRole('link', { name: 'Subir imágenes' });
+    expect(next).toHaveAttribute('href', '/upload');
+    expect(screen.getByTestId('custom-kept').textContent).toBe(
+      'Se mantiene tu configuración anterior: ya puedes subir imágenes.',
+    );
+    // another model is not accepted until it is sent; back to the stored one, it is again
+    fireEvent.change(screen.getByLabelText('Modelos'), {
+      target: { value: 'tomato_leaf_cnn_mobilenet' },
+    });
+    expect(screen.getByRole('button', { name: 'Subir imágenes' })).toBeDisabled();
+    expect(screen.queryByRole('link', { name: 'Subir imágenes' })).toBeNull();
+    fireEvent.change(screen.getByLabelText('Modelos'), {
+      target: { value: 'Tomato_leaf_cnn_resnet50' },
+    });
+    expect(screen.getByRole('link', { name: 'Subir imágenes' })).toBeTruthy();
+    cleanup();
+    // never configured: disabled until 'Enviar configuración' is accepted
+    await options(MODELS);
+    expect(screen.getByRole('button', { name: 'Subir imágenes' })).toBeDisabled();
+    expect(screen.queryByTestId('custom-kept')).toBeNull();
+  });
+
   it('keeps a choice not yet sent when the language changes (the list is read again)', async () => {
     const chosen = () => (screen.getByLabelText(/Modelos|Models/) as HTMLSelectElement).value;
     await options(MODELS);

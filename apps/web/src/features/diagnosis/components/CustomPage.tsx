@@ -48,31 +48,39 @@ async function deviceModels(): Promise<LoadedModel[]> {
   ];
 }
 
-/** /Custom: model configuration; 'Subir imágenes' is enabled once the server accepts it. */
+/**
+ * /Custom: model configuration; 'Subir imágenes' is enabled once the server accepts it, and at
+ * once while the model shown is the one the server already holds for the person (coming back by
+ * 'Iniciar nueva identificación' keeps the accepted configuration).
+ */
 export default function CustomPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('diagnosis.custom.title'));
   const [loaded, setLoaded] = useState<LoadedModel[] | null>(null);
   const [version, setVersion] = useState('');
   const [accepted, setAccepted] = useState(false);
+  /** The configuration the server holds for the person, while its model is loaded. */
+  const [stored, setStored] = useState<string | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     const online = navigator.onLine;
-    // the stored choice only preselects: without it (or offline) the default does
-    const stored = online
+    // the stored choice is preselected, and stays accepted; without it (or offline) the default
+    // is preselected and waits for 'Enviar configuración'
+    const storedChoice = online
       ? diagnosisApi.config().then(
           ({ config }) => config?.modelo_version,
           () => undefined,
         )
       : Promise.resolve(undefined);
-    Promise.all([online ? diagnosisApi.models() : deviceModels(), stored])
+    Promise.all([online ? diagnosisApi.models() : deviceModels(), storedChoice])
       .then(([models, choice]) => {
         setLoaded(models);
         // the list is read again in a new language (its texts): a choice already made stays
         const first = preselectedVersion(models, choice);
         if (first) setVersion((current) => current || first);
+        setStored(first !== undefined && first === choice ? choice : undefined);
       })
       .catch((err: unknown) => setError(errorText(err, t)));
   }, [t]);
@@ -86,6 +94,7 @@ export default function CustomPage() {
       if (navigator.onLine || version !== DEVICE_MODEL.modeloVersion)
         await diagnosisApi.configure(configFor(version));
       setAccepted(true);
+      setStored(version);
     } catch (err) {
       setAccepted(false);
       setError(errorText(err, t));
@@ -94,6 +103,9 @@ export default function CustomPage() {
     }
   };
 
+  /** Accepted by this page's press, or the stored configuration still chosen. */
+  const kept = !accepted && version !== '' && version === stored;
+  const ready = accepted || kept;
   const lang = currentLanguage();
   const info = (value: string) => {
     const v = MODEL_VERSIONS.find((m) => m.value === value)!;
@@ -182,6 +194,11 @@ export default function CustomPage() {
         {chosen && <ModelReliability label={chosen.label} rows={chosen.reliability} />}
         <div role="status" aria-live="polite" className="mb-3">
           {accepted && <Alert variant="success">{t('diagnosis.custom.accepted')}</Alert>}
+          {kept && (
+            <p className="small text-body-secondary mb-0" data-testid="custom-kept">
+              {t('diagnosis.custom.kept')}
+            </p>
+          )}
         </div>
         {error && (
           <Alert variant="danger" role="alert">
@@ -192,7 +209,7 @@ export default function CustomPage() {
           <Button type="submit" variant="success" disabled={busy || !version}>
             {t('diagnosis.custom.submit')}
           </Button>
-          {accepted ? (
+          {ready ? (
             <Link className="btn btn-primary" to={ROUTES.upload}>
               {t('diagnosis.custom.next')}
             </Link>

@@ -1,12 +1,20 @@
-import { type ReactNode, useRef } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { type DiagnosisRow, ROUTES } from '@diagrodl/contracts';
+import { type DiagnosisRow, ROUTES, whatToDoHref } from '@diagrodl/contracts';
 import { currentLanguage, LOCALE_TAG } from '@/lib/i18n.ts';
 import { probabilityText } from '../format.ts';
 import { outcomeLabel, outcomeOf } from '../outcome.ts';
+
+/**
+ * Whether the model saw only part of the photo: it looks at the centre square (its side the
+ * shorter side), so a photo (the heatmap has its shape) more than a pixel from square was cut.
+ */
+export function isCropped(img: Pick<HTMLImageElement, 'naturalWidth' | 'naturalHeight'>): boolean {
+  return img.naturalWidth > 0 && Math.abs(img.naturalWidth - img.naturalHeight) > 1;
+}
 
 /** What a refused photo's card offers: another photo (the camera on a phone) or a crop. */
 export interface RetryActions {
@@ -37,6 +45,8 @@ export function DiagnosisCard({
   const retakeRef = useRef<HTMLInputElement>(null);
   const locale = LOCALE_TAG[currentLanguage()];
   const outcome = outcomeOf(row);
+  /** The heatmap's photo is not square: the model saw only its centre square (said under it). */
+  const [notSquare, setNotSquare] = useState(false);
   return (
     <Card
       className="h-100 diagnosis-card"
@@ -66,10 +76,16 @@ export function DiagnosisCard({
             className="img-fluid"
             loading="lazy"
             data-testid="heatmap"
+            onLoad={(e) => setNotSquare(isCropped(e.currentTarget))}
           />
           <figcaption className="small text-center">{t('diagnosis.results.heatmap')}</figcaption>
         </figure>
       </div>
+      {notSquare && (
+        <p className="small text-body-secondary px-3 pt-2 mb-0" data-testid="heatmap-square">
+          {t('diagnosis.results.centreSquare')}
+        </p>
+      )}
       <Card.Body>
         <Card.Title as="h2" className="h6 text-break">
           {row.name_img}
@@ -120,7 +136,9 @@ export function DiagnosisCard({
         )}
         {outcome === 'diagnosis' && (
           <div className="d-flex flex-wrap column-gap-3 small">
-            <Link to={row.page}>{t('diagnosis.results.whatToDo', { name: row.predict })}</Link>
+            <Link to={whatToDoHref(row.page)}>
+              {t('diagnosis.results.whatToDo', { name: row.predict })}
+            </Link>
             <Link to={ROUTES.history} data-testid="row-history">
               {t('diagnosis.results.inHistory')}
               <span className="visually-hidden">: {row.name_img}</span>

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { HISTORY_LIMIT, type HistoryItem, ROUTES } from '@diagrodl/contracts';
@@ -24,7 +23,8 @@ type Forget = { row: HistoryItem | DeviceRow } | 'all';
  * Past diagnoses (beyond the specification), newest first: first those made on this device and
  * not yet sent ('en este dispositivo'), then the server's history (each device diagnosis once:
  * a sent one is shown from the server). 'Olvidar' forgets one and 'Olvidar todo' every one (also
- * those past the page's limit), each after a confirmation.
+ * those past the page's limit), each after a confirmation. Each diagnosis is a card (photo,
+ * answer, confidence, model, date), so a phone shows all of it without scrolling sideways.
  */
 export default function HistoryPage() {
   const { t } = useTranslation();
@@ -120,44 +120,57 @@ export default function HistoryPage() {
         </p>
       )}
       {rows && rows.length > 0 && (
-        <Table responsive className="align-middle" data-testid="history-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('diagnosis.history.date')}</th>
-              <th scope="col">{t('diagnosis.results.photo')}</th>
-              <th scope="col">{t('diagnosis.results.label')}</th>
-              <th scope="col">{t('diagnosis.results.probability')}</th>
-              <th scope="col">{t('diagnosis.results.model')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('diagnosis.history.remove')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr
-                key={r.id}
-                data-reason={r.accepted ? undefined : outcomeOf(r)}
-                data-device={'device' in r ? 'unsent' : r.client_id ? 'sent' : undefined}
-              >
-                <td>{new Date(r.created_at).toLocaleString(locale)}</td>
-                <td>
-                  <img src={r.image} alt={r.name_img} width={64} height={64} loading="lazy" />
-                </td>
-                <td data-testid="history-label">
-                  {r.accepted ? <Link to={r.page}>{r.predict}</Link> : outcomeLabel(r, t)}
-                  {outcomeOf(r) === 'not_leaf' && (
-                    <div className="small text-body-secondary">
-                      {t('diagnosis.results.notLeafHint')}
-                    </div>
-                  )}
-                  {r.accepted && r.field_photo && (
-                    <div className="small text-warning-emphasis" data-testid="history-caution">
-                      {t('diagnosis.results.fieldPhoto')}
-                    </div>
-                  )}
+        <ul className="history-list list-unstyled" data-testid="history-list">
+          {rows.map((r) => (
+            <li
+              key={r.id}
+              className="history-item card"
+              data-testid="history-item"
+              data-reason={r.accepted ? undefined : outcomeOf(r)}
+              data-device={'device' in r ? 'unsent' : r.client_id ? 'sent' : undefined}
+            >
+              <div className="card-body d-flex gap-3 align-items-start">
+                <img
+                  src={r.image}
+                  alt={r.name_img}
+                  width={72}
+                  height={72}
+                  loading="lazy"
+                  className="rounded flex-shrink-0"
+                />
+                <div className="flex-grow-1 min-w-0">
+                  <p className="mb-1 fw-semibold" data-testid="history-label">
+                    {r.accepted ? <Link to={r.page}>{r.predict}</Link> : outcomeLabel(r, t)}
+                    {outcomeOf(r) === 'not_leaf' && (
+                      <span className="d-block small fw-normal text-body-secondary">
+                        {t('diagnosis.results.notLeafHint')}
+                      </span>
+                    )}
+                    {r.accepted && r.field_photo && (
+                      <span
+                        className="d-block small fw-normal text-warning-emphasis"
+                        data-testid="history-caution"
+                      >
+                        {t('diagnosis.results.fieldPhoto')}
+                      </span>
+                    )}
+                  </p>
+                  <dl className="history-facts small mb-2">
+                    <dt>{t('diagnosis.results.probability')}</dt>
+                    <dd data-testid="history-probability">
+                      {probabilityText(r.probability, locale)}
+                    </dd>
+                    <dt>{t('diagnosis.results.model')}</dt>
+                    <dd>{r.modelLabel}</dd>
+                    <dt>{t('diagnosis.history.date')}</dt>
+                    <dd>
+                      <time dateTime={r.created_at}>
+                        {new Date(r.created_at).toLocaleString(locale)}
+                      </time>
+                    </dd>
+                  </dl>
                   {'device' in r && (
-                    <div>
+                    <div className="mb-2">
                       <span className="badge text-bg-secondary" data-testid="history-device">
                         {t('diagnosis.device.onThisDevice')}
                       </span>
@@ -168,19 +181,15 @@ export default function HistoryPage() {
                       )}
                     </div>
                   )}
-                </td>
-                <td>{probabilityText(r.probability, locale)}</td>
-                <td>{r.modelLabel}</td>
-                <td>
                   <Button size="sm" variant="outline-danger" onClick={() => setForget({ row: r })}>
                     {t('diagnosis.history.remove')}
                     <span className="visually-hidden">: {r.name_img}</span>
                   </Button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
       )}
       <Link className="btn btn-success" to={ROUTES.custom}>
         {t('diagnosis.history.start')}

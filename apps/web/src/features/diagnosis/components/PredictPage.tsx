@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -15,6 +15,7 @@ import {
   followRun,
   identifyWaiting,
 } from '../identify.ts';
+import { useStopOnLeave } from '../useStopOnLeave.ts';
 import { identifyErrorText } from './errors.ts';
 import { IdentificationProgress } from './IdentificationProgress.tsx';
 
@@ -32,13 +33,7 @@ export default function PredictPage() {
   const [running, setRunning] = useState(false);
   const [succeeded, setSucceeded] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const stop = useRef(new AbortController());
-
-  useEffect(() => {
-    const controller = new AbortController();
-    stop.current = controller;
-    return () => controller.abort();
-  }, []);
+  const stop = useStopOnLeave();
 
   /**
    * How the identification ended: 'Visualizar diagnóstico' only when some photo got an answer

@@ -1,9 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
-import { type DiagnosisRow, type ProgressReply, ROUTES, reportFileName } from '@diagrodl/contracts';
+import { Link, useLocation, useNavigate } from 'react-router';
+import {
+  type DiagnosisRow,
+  type ProgressReply,
+  ROUTES,
+  UPLOAD_TAKE_PHOTO,
+  reportFileName,
+} from '@diagrodl/contracts';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
 import { currentLanguage } from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
@@ -16,12 +22,14 @@ import { CropDialog } from './CropDialog.tsx';
 import { DiagnosisCard } from './DiagnosisCard.tsx';
 import { errorText, identifyErrorText } from './errors.ts';
 import { IdentificationProgress } from './IdentificationProgress.tsx';
+import { ResultsAnswer } from './ResultsAnswer.tsx';
 
 /**
- * /Get_predict: show the diagnosis, download the report, or start anew. Opened by
- * 'Diagnosticar' (/upload), the diagnosis is shown at once. A refused photo can be taken again
- * or cropped from its card: only that photo is identified again, and its new answer replaces
- * the old one.
+ * /Get_predict: show the diagnosis, download the report, diagnose another leaf or start anew.
+ * Opened, the latest diagnosis is shown at once ('Mostrar el diagnóstico' fetches it again), the
+ * answer first (each photo's disease and confidence), then the buttons, then a card per photo.
+ * A refused photo can be taken again or cropped from its card: only that photo is identified
+ * again, and its new answer replaces the old one.
  */
 export default function ResultsPage() {
   const { t } = useTranslation();
@@ -69,9 +77,9 @@ export default function ResultsPage() {
     }
   };
 
-  // opened by 'Diagnosticar': the diagnosis is shown without another press
+  // opened (by 'Diagnosticar', a link, or anew): the latest diagnosis is shown without a press
   useEffect(() => {
-    if (opened?.show) void show();
+    void show();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
@@ -158,6 +166,7 @@ export default function ResultsPage() {
     }
   };
 
+  const cardsId = useId();
   const startAnew = async () => {
     setError(null);
     try {
@@ -215,18 +224,23 @@ export default function ResultsPage() {
   return (
     <section>
       <h1 className="h2">{t('diagnosis.results.title')}</h1>
-      <div className="d-flex flex-wrap gap-2 mb-3">
-        <Button variant="success" onClick={() => void show()}>
+      {/* the answer first; on a phone it is what the first screen shows */}
+      {rows && <ResultsAnswer rows={groups.fresh} cardsId={cardsId} />}
+      <div className="d-flex flex-wrap gap-2 mb-3" data-testid="results-actions">
+        <Link className="btn btn-primary" to={UPLOAD_TAKE_PHOTO} data-testid="another-leaf">
+          {t('diagnosis.results.anotherLeaf')}
+        </Link>
+        <Button variant="outline-success" onClick={() => void show()}>
           {t('diagnosis.results.show')}
         </Button>
         <Button variant="outline-success" disabled={busy} onClick={() => void download()}>
           {t('diagnosis.results.downloadReport')}
         </Button>
-        <Button variant="primary" onClick={() => void startAnew()}>
+        <Button variant="outline-primary" onClick={() => void startAnew()}>
           {t('diagnosis.results.newRun')}
         </Button>
         {/* Disabled in the specification; logging out lives in the sidebar. */}
-        <Button variant="secondary" disabled aria-disabled="true">
+        <Button variant="outline-secondary" disabled aria-disabled="true">
           {t('diagnosis.results.logout')}
         </Button>
       </div>
@@ -263,12 +277,14 @@ export default function ResultsPage() {
               {t('diagnosis.results.count.fieldPhotos', { count: fieldPhotos })}
             </p>
           )}
-          {groups.earlier.length > 0 && (
-            <h2 className="h5" data-testid="results-fresh">
-              {t('diagnosis.results.fresh', { count: groups.fresh.length })}
-            </h2>
-          )}
-          {renderCards(groups.fresh)}
+          <div id={cardsId} tabIndex={-1}>
+            {groups.earlier.length > 0 && (
+              <h2 className="h5" data-testid="results-fresh">
+                {t('diagnosis.results.fresh', { count: groups.fresh.length })}
+              </h2>
+            )}
+            {renderCards(groups.fresh)}
+          </div>
           {groups.earlier.length > 0 && (
             <>
               <h2 className="h5 mt-4" data-testid="results-earlier">

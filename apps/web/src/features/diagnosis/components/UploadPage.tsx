@@ -1,7 +1,5 @@
 import {
   type ChangeEvent,
-  type ComponentProps,
-  type RefObject,
   type FormEvent,
   useCallback,
   useEffect,
@@ -13,11 +11,9 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useTranslation } from 'react-i18next';
-import { currentLanguage } from '@/lib/i18n.ts';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import {
   type PendingImage,
-  type ProgressReply,
   ROUTES,
   TAKE_PHOTO_QUERY,
   UPLOAD_MESSAGES,
@@ -25,83 +21,31 @@ import {
 } from '@diagrodl/contracts';
 import { ConfirmDialog } from '@/components/ConfirmDialog.tsx';
 import { useDocumentTitle } from '@/components/useDocumentTitle.ts';
+import { currentLanguage } from '@/lib/i18n.ts';
 import { diagnosisApi } from '../api.ts';
 import { DeviceReadiness } from '../device/DeviceReadiness.tsx';
-import { useDeviceMode, useDevicePhotos, useObjectUrls, useOwner } from '../device/hooks.ts';
+import { useDeviceMode, useDevicePhotos, useOwner } from '../device/hooks.ts';
 import { type DevicePhoto, deleteDevicePhotos } from '../device/store.ts';
-import { humanFileSize, isPreviewable, lastModifiedText } from '../format.ts';
-import { type OnePressState, Stopped, identifyWaiting, sendPhotos } from '../identify.ts';
-import { errorText, identifyErrorText } from './errors.ts';
-import { IdentificationProgress } from './IdentificationProgress.tsx';
-import { PhotoTable, RemoveButton, Thumb } from './PhotoTable.tsx';
-import { PhotoTips } from './PhotoTips.tsx';
+import { sendPhotos } from '../identify.ts';
 import { CropDialog } from './CropDialog.tsx';
+import { errorText } from './errors.ts';
+import { FileField } from './FileField.tsx';
+import { IdentificationProgress } from './IdentificationProgress.tsx';
+import { PhotoTips } from './PhotoTips.tsx';
+import { type PreviewItem, SelectionTable, croppedPreview, previewOf } from './SelectionTable.tsx';
+import { useOnePress } from './useOnePress.ts';
+import { WaitingTables } from './WaitingTables.tsx';
 
-/** A picked file as the original's preview list showed it. */
-interface PreviewItem {
-  id: string;
-  file: File;
-  filename: string;
-  filetype: string;
-  fileimage: string | null;
-  datetime: string;
-  filesize: string;
-  /** Cut to the leaf in the crop dialog (the file is the cropped copy). */
-  cropped?: boolean;
-}
-
-function readDataUrl(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}
-
-function FileIcon() {
-  return (
-    <svg width="48" height="48" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <path fill="#5c6b60" d="M6 2h9l5 5v15H6zM14 3v5h5" />
-    </svg>
-  );
-}
-
-/** A labelled file input that hands each pick to `onPick`. */
-function FileField({
-  id,
-  label,
-  inputRef,
-  onPick,
-  ...input
-}: {
-  id: string;
-  label: string;
-  inputRef: RefObject<HTMLInputElement | null>;
-  onPick: (e: ChangeEvent<HTMLInputElement>) => void;
-} & Omit<ComponentProps<'input'>, 'id' | 'ref' | 'type' | 'onChange' | 'size' | 'value'>) {
-  return (
-    <Form.Group className="mb-3">
-      <Form.Label htmlFor={id}>{label}</Form.Label>
-      <Form.Control
-        id={id}
-        ref={inputRef}
-        type="file"
-        onChange={(e) => onPick(e as ChangeEvent<HTMLInputElement>)}
-        {...input}
-      />
-    </Form.Group>
-  );
-}
-
-/**
- * /upload: pick photos (gallery or, on a phone, the camera), preview them, upload, manage the
- * uploaded list. Offline (or when the person chooses it) the photos are kept on the device and
- * identified there.
- */
 /** The specification's upload texts, or their English twins on the English page. */
 const uploadMessages = () => (currentLanguage() === 'en' ? UPLOAD_MESSAGES_EN : UPLOAD_MESSAGES);
 
+/**
+ * /upload: pick photos (gallery or, on a phone, the camera), preview them, and 'Diagnosticar':
+ * the one primary action, which sends, identifies and opens the results. Under it, smaller, the
+ * specification's step-by-step buttons (upload, then identify) and the uploaded list. Offline (or
+ * when the person chooses it) the photos are kept on the device and identified there; the page
+ * downloads the on-device model only when the person chooses that or asks for it (its size said).
+ */
 export default function UploadPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('diagnosis.upload.title'));
@@ -113,7 +57,6 @@ export default function UploadPage() {
   const { onDevice, preferred, setPreferred, online } = useDeviceMode();
   const { photos } = useDevicePhotos();
   const kept = (photos ?? []).filter((p) => p.status === 'pending' && p.inWorkingSet);
-  const keptUrls = useObjectUrls(Object.fromEntries(kept.map((p) => [p.id, p.photo])));
   const [keptToRemove, setKeptToRemove] = useState<DevicePhoto | null>(null);
   const [selection, setSelection] = useState<PreviewItem[]>([]);
   const [uploaded, setUploaded] = useState<PendingImage[]>([]);
@@ -122,22 +65,8 @@ export default function UploadPage() {
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [toRemove, setToRemove] = useState<PendingImage | null>(null);
   const [toCrop, setToCrop] = useState<PreviewItem | null>(null);
-  /** 'Diagnosticar': which step it is at, and that step's progress. */
-  const [onePress, setOnePress] = useState<{
-    step: 'send' | 'identify';
-    progress: ProgressReply | null;
-  } | null>(null);
-  const [onePressError, setOnePressError] = useState<string | null>(null);
-  const navigate = useNavigate();
   const [params] = useSearchParams();
   const takePhoto = params.get(TAKE_PHOTO_QUERY.name) === TAKE_PHOTO_QUERY.value;
-  const stop = useRef(new AbortController());
-
-  useEffect(() => {
-    const controller = new AbortController();
-    stop.current = controller;
-    return () => controller.abort();
-  }, []);
 
   // opened to take a photo: the camera field is the next thing to press
   useEffect(() => {
@@ -159,20 +88,30 @@ export default function UploadPage() {
     void refresh();
   }, [refresh]);
 
+  const failedTexts = (failed: { file: File; error: unknown }[]) =>
+    failed.map(({ file, error }) =>
+      t('diagnosis.upload.failed', { name: file.name, detail: errorText(error, t) }),
+    );
+
+  const onePress = useOnePress({
+    files: selection.map((item) => item.file),
+    uploaded,
+    kept,
+    onDevice,
+    owner,
+    noImage: () => setAlert(uploadMessages().noImage),
+    onSent: (failed) => {
+      setSelection([]);
+      setFailures(failedTexts(failed));
+    },
+    failedTexts,
+    refresh,
+  });
+
   const onPick = async (e: ChangeEvent<HTMLInputElement>) => {
     const files = Array.from(e.target.files ?? []);
     setAlert(null);
-    const items = await Promise.all(
-      files.map(async (file) => ({
-        id: crypto.randomUUID(),
-        file,
-        filename: file.name,
-        filetype: file.type || '—',
-        fileimage: isPreviewable(file.name) ? await readDataUrl(file) : null,
-        datetime: lastModifiedText(file.lastModified),
-        filesize: humanFileSize(file.size),
-      })),
-    );
+    const items = await Promise.all(files.map(previewOf));
     setSelection((s) => [...s, ...items]);
     if (inputRef.current) inputRef.current.value = '';
     if (cameraRef.current) cameraRef.current.value = '';
@@ -181,21 +120,8 @@ export default function UploadPage() {
   /** The picked photo replaced by its cropped copy (same row, name and date). */
   const onCropped = async (file: File) => {
     const item = toCrop!;
-    const fileimage = isPreviewable(file.name) ? await readDataUrl(file) : null;
-    setSelection((s) =>
-      s.map((x) =>
-        x.id === item.id
-          ? {
-              ...x,
-              file,
-              filetype: file.type,
-              fileimage,
-              filesize: humanFileSize(file.size),
-              cropped: true,
-            }
-          : x,
-      ),
-    );
+    const cropped = await croppedPreview(item, file);
+    setSelection((s) => s.map((x) => (x.id === item.id ? cropped : x)));
     setToCrop(null);
   };
 
@@ -218,72 +144,12 @@ export default function UploadPage() {
     await refresh();
   };
 
-  const failedTexts = (failed: { file: File; error: unknown }[]) =>
-    failed.map(({ file, error }) =>
-      t('diagnosis.upload.failed', { name: file.name, detail: errorText(error, t) }),
-    );
-
-  /**
-   * 'Diagnosticar': sends the photos chosen (kept on the device or uploaded), identifies every
-   * photo waiting with the chosen model (or the default one), then opens the results, shown.
-   */
-  const diagnose = async () => {
+  const diagnose = () => {
     setFailures([]);
-    setOnePressError(null);
-    const waiting = uploaded.length + kept.length;
-    if (selection.length + waiting === 0) {
-      setAlert(uploadMessages().noImage);
-      return;
-    }
     setAlert(null);
-    const items = selection;
-    setOnePress({ step: 'send', progress: null });
-    // the photos this press identifies: those waiting already, and those it sends
-    const waitingIds = { server: uploaded.map((u) => u.id), device: kept.map((k) => k.id) };
-    const { failed, sent } = await sendPhotos(
-      items.map((item) => item.file),
-      { onDevice, owner },
-      (done, total) => setOnePress({ step: 'send', progress: { state: 'running', done, total } }),
-    );
-    setSelection([]);
-    setFailures(failedTexts(failed));
-    if (failed.length === items.length && waiting === 0) {
-      setOnePress(null);
-      return;
-    }
-    setOnePress({ step: 'identify', progress: null });
-    try {
-      const { progress: end, deviceFailed } = await identifyWaiting(
-        owner,
-        (p) => setOnePress({ step: 'identify', progress: p }),
-        { configure: true, signal: stop.current.signal },
-      );
-      if (end.state === 'done') {
-        const notes = [
-          ...failedTexts(failed),
-          ...(deviceFailed ? [t('diagnosis.device.failed', { count: deviceFailed })] : []),
-          ...(end.detail ? [end.detail] : []),
-        ];
-        const state: OnePressState = {
-          show: true,
-          notes,
-          sent: {
-            server: [...waitingIds.server, ...sent.server],
-            device: [...waitingIds.device, ...sent.device],
-          },
-        };
-        void navigate(ROUTES.getPredict, { state });
-        return;
-      }
-      setOnePressError(end.detail ?? t('diagnosis.errors.generic', { detail: '' }));
-    } catch (err) {
-      if (err instanceof Stopped) return;
-      setOnePressError(identifyErrorText(err, t));
-    }
-    setOnePress(null);
-    await refresh();
+    void onePress.diagnose();
   };
-  const busy = progress !== null || onePress !== null;
+  const busy = progress !== null || onePress.step !== null;
 
   const confirmRemove = async () => {
     if (keptToRemove) {
@@ -303,14 +169,17 @@ export default function UploadPage() {
     await refresh();
   };
 
+  const step = onePress.step;
+  const secondary = 'btn btn-sm btn-outline-secondary';
   return (
     <section>
       <h1 className="h2">{t('diagnosis.upload.title')}</h1>
-      <PhotoTips />
+      <PhotoTips foldOnPhone />
       <Form onSubmit={(e) => void onSubmit(e)} noValidate>
         <FileField
           id={inputId}
           label={t('diagnosis.upload.pick')}
+          button={t('diagnosis.upload.pickButton')}
           inputRef={inputRef}
           onPick={(e) => void onPick(e)}
           multiple
@@ -320,6 +189,7 @@ export default function UploadPage() {
         <FileField
           id={cameraId}
           label={t('diagnosis.upload.camera')}
+          button={t('diagnosis.upload.cameraButton')}
           inputRef={cameraRef}
           onPick={(e) => void onPick(e)}
           accept="image/*"
@@ -333,51 +203,11 @@ export default function UploadPage() {
         )}
 
         <h2 className="h5">{t('diagnosis.upload.selected')}</h2>
-        {selection.length === 0 ? (
-          <p className="text-body-secondary">{t('diagnosis.upload.none')}</p>
-        ) : (
-          <PhotoTable
-            testId="selection-list"
-            columns={['image', 'name', 'type', 'date', 'size', 'actions']}
-            items={selection}
-            rowIds
-            cells={(item) => (
-              <>
-                <td>
-                  {item.fileimage ? (
-                    <Thumb src={item.fileimage} alt={item.filename} />
-                  ) : (
-                    <FileIcon />
-                  )}
-                </td>
-                <td className="text-break">
-                  {item.filename}
-                  {item.cropped && (
-                    <span className="badge text-bg-secondary ms-2" data-testid="cropped-badge">
-                      {t('diagnosis.upload.crop.done')}
-                    </span>
-                  )}
-                </td>
-                <td>{item.filetype}</td>
-                <td>{item.datetime}</td>
-                <td>{item.filesize}</td>
-                <td>
-                  <div className="d-flex flex-wrap gap-1">
-                    <Button size="sm" variant="outline-secondary" onClick={() => setToCrop(item)}>
-                      {t('diagnosis.upload.crop.button')}
-                      <span className="visually-hidden">: {item.filename}</span>
-                    </Button>
-                    <RemoveButton
-                      label={t('diagnosis.upload.removeSelected')}
-                      name={item.filename}
-                      onClick={() => setSelection((s) => s.filter((x) => x.id !== item.id))}
-                    />
-                  </div>
-                </td>
-              </>
-            )}
-          />
-        )}
+        <SelectionTable
+          items={selection}
+          onCrop={setToCrop}
+          onRemove={(item) => setSelection((s) => s.filter((x) => x.id !== item.id))}
+        />
         <Form.Check
           type="switch"
           id={`${inputId}-device`}
@@ -395,44 +225,65 @@ export default function UploadPage() {
               : t('diagnosis.device.offlineNote')}
           </p>
         )}
-        {/* 'Diagnosticar una hoja' opens this page directly: the model is kept for offline use here too */}
-        <DeviceReadiness />
-        <div className="d-flex flex-wrap gap-2 align-items-center">
-          <Button
-            variant="primary"
-            size="lg"
-            disabled={busy}
-            onClick={() => void diagnose()}
-            aria-describedby={`${inputId}-one-press`}
-            data-testid="diagnose-now"
-          >
-            {t('diagnosis.upload.diagnose')}
-          </Button>
-          <Button type="submit" variant="success" disabled={busy}>
-            {onDevice ? t('diagnosis.device.keep') : t('diagnosis.upload.send')}
-          </Button>
-        </div>
+        {/* nothing downloaded by itself: the model comes when asked for, or with the switch above */}
+        <DeviceReadiness wanted={preferred} />
+
+        {/* the one primary action */}
+        <Button
+          variant="primary"
+          size="lg"
+          disabled={busy}
+          onClick={diagnose}
+          aria-describedby={`${inputId}-one-press`}
+          data-testid="diagnose-now"
+        >
+          {t('diagnosis.upload.diagnose')}
+        </Button>
         <p className="small text-body-secondary mt-1 mb-0" id={`${inputId}-one-press`}>
           {t('diagnosis.upload.diagnoseHelp')}
         </p>
         <IdentificationProgress
           className="mt-2"
-          progress={onePress?.progress ?? null}
-          running={onePress !== null}
+          progress={step?.progress ?? null}
+          running={step !== null}
           label={
-            onePress?.step === 'send' && onePress.progress
+            step?.step === 'send' && step.progress
               ? t('diagnosis.upload.sending', {
-                  done: onePress.progress.done,
-                  total: onePress.progress.total,
+                  done: step.progress.done,
+                  total: step.progress.total,
                 })
               : undefined
           }
         />
-        {onePressError && (
+        {onePress.error && (
           <Alert variant="danger" role="alert" className="mt-2" data-testid="diagnose-error">
-            {onePressError}
+            {onePress.error}
           </Alert>
         )}
+
+        {/* the specification's two steps, one at a time: secondary */}
+        <div
+          className="mt-3 d-flex flex-wrap gap-2 align-items-center"
+          role="group"
+          aria-labelledby={`${inputId}-steps`}
+          data-testid="upload-steps"
+        >
+          <span className="small text-body-secondary w-100" id={`${inputId}-steps`}>
+            {t('diagnosis.upload.steps')}
+          </span>
+          <Button type="submit" variant="outline-secondary" size="sm" disabled={busy}>
+            {onDevice ? t('diagnosis.device.keep') : t('diagnosis.upload.send')}
+          </Button>
+          {uploaded.length + kept.length > 0 ? (
+            <Link className={secondary} to={ROUTES.predictRows}>
+              {t('diagnosis.upload.identify')}
+            </Link>
+          ) : (
+            <Button variant="outline-secondary" size="sm" disabled aria-disabled="true">
+              {t('diagnosis.upload.identify')}
+            </Button>
+          )}
+        </div>
         <div role="status" aria-live="polite" className="mt-2">
           {progress && t('diagnosis.upload.sending', progress)}
         </div>
@@ -448,75 +299,12 @@ export default function UploadPage() {
       </Form>
 
       <h2 className="h5 mt-4">{t('diagnosis.upload.uploaded')}</h2>
-      {kept.length > 0 && (
-        <PhotoTable
-          testId="device-list"
-          caption={t('diagnosis.device.keptCaption')}
-          columns={['image', 'name', 'size', 'actions']}
-          items={kept}
-          cells={(item) => (
-            <>
-              <td>
-                <Thumb src={keptUrls[item.id]} alt={item.name} />
-              </td>
-              <td className="text-break">
-                {item.name}{' '}
-                <span className="badge text-bg-secondary">
-                  {t('diagnosis.device.onThisDevice')}
-                </span>
-              </td>
-              <td>{humanFileSize(item.size)}</td>
-              <td>
-                <RemoveButton name={item.name} onClick={() => setKeptToRemove(item)} />
-              </td>
-            </>
-          )}
-        />
-      )}
-      {uploaded.length === 0 ? (
-        kept.length === 0 && (
-          <p className="text-body-secondary">{t('diagnosis.upload.noneUploaded')}</p>
-        )
-      ) : (
-        <PhotoTable
-          testId="uploaded-list"
-          columns={['id', 'image', 'name', 'size', 'actions']}
-          items={uploaded}
-          cells={(item) => (
-            <>
-              <td>{item.id}</td>
-              <td>
-                <Thumb src={item.url} alt={item.name_img} lazy />
-              </td>
-              <td className="text-break">{item.name_img}</td>
-              <td>{humanFileSize(item.size)}</td>
-              <td>
-                <div className="d-flex flex-wrap gap-1">
-                  <a
-                    className="btn btn-sm btn-outline-secondary"
-                    href={item.url}
-                    download={item.name_img}
-                  >
-                    {t('diagnosis.upload.download')}
-                    <span className="visually-hidden">: {item.name_img}</span>
-                  </a>
-                  <RemoveButton name={item.name_img} onClick={() => setToRemove(item)} />
-                </div>
-              </td>
-            </>
-          )}
-        />
-      )}
-
-      {uploaded.length + kept.length > 0 ? (
-        <Link className="btn btn-primary btn-lg mt-2" to={ROUTES.predictRows}>
-          {t('diagnosis.upload.identify')}
-        </Link>
-      ) : (
-        <Button variant="primary" size="lg" className="mt-2" disabled aria-disabled="true">
-          {t('diagnosis.upload.identify')}
-        </Button>
-      )}
+      <WaitingTables
+        kept={kept}
+        uploaded={uploaded}
+        onRemoveKept={setKeptToRemove}
+        onRemoveUploaded={setToRemove}
+      />
 
       <CropDialog
         file={toCrop?.file ?? null}

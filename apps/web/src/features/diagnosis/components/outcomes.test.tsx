@@ -293,7 +293,10 @@ describe('the three outcomes of a photo', () => {
     expect(screen.getAllByTestId('history-caution')).toHaveLength(1);
     expect(within(ok).getByRole('link', { name: 'Tizón tardío' })).toBeInTheDocument();
     expect(leaf).toHaveTextContent(`${NOT_LEAF.es}${NOT_LEAF_HINT.es}`);
-    expect(leaf.closest('tr')).toHaveAttribute('data-reason', 'not_leaf');
+    expect(leaf.closest('[data-testid="history-item"]')).toHaveAttribute('data-reason', 'not_leaf');
+    // one card per diagnosis, no table wider than a phone
+    expect(screen.getAllByTestId('history-item')).toHaveLength(4);
+    expect(screen.queryByRole('table')).toBeNull();
     expect(unsure).toHaveTextContent(NOT_RECOGNISED.es);
     expect(unsure).not.toHaveTextContent(NOT_LEAF_HINT.es);
   });

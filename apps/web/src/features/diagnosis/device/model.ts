@@ -298,6 +298,21 @@ export async function deviceModelCached(): Promise<boolean> {
   return hits.every(Boolean);
 }
 
+/**
+ * The size in bytes of the model file a download would fetch, from its card (the one cached, else
+ * the server's; the card is a small JSON file, never the model): what the page says before the
+ * person chooses to download it. Null when it cannot be known now.
+ */
+export async function deviceModelBytes(): Promise<number | null> {
+  const kept = await cachedDeviceCard();
+  if (kept) return kept.file.size_bytes;
+  try {
+    return (await freshCard())?.card.file.size_bytes ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The on-device model's card as last cached (null when none is, or it does not parse): no network. */
 export async function cachedDeviceCard(): Promise<ModelCard | null> {
   if (!('caches' in window)) return null;

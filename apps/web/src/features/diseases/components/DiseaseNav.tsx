@@ -30,6 +30,13 @@ export function DiseasePicker() {
             data-testid="healthy-disabled"
           >
             {t('diseases.healthy')}
+            {/* the specification's English name, marked as English on the Spanish page */}
+            {!i18n.language.startsWith('en') && (
+              <>
+                {' ('}
+                <span lang="en">Tomato healthy</span>)
+              </>
+            )}
           </span>
         </li>
       </ul>

@@ -12,7 +12,11 @@ function doiUrl(doi: string): string {
   return `https://doi.org/${doi}`;
 }
 
-/** A numbered reference list: authors (year). Title. Source. DOI or stable link when known. */
+/**
+ * A numbered reference list: authors (year). Title. Source. DOI or stable link when known. The
+ * title and source are marked with their language (English unless the reference says otherwise),
+ * so a screen reader reads an English title in English on the Spanish page.
+ */
 export function References({ references }: { references: readonly Reference[] }) {
   const { t } = useTranslation();
   return (
@@ -22,9 +26,12 @@ export function References({ references }: { references: readonly Reference[] })
         const extra = ref.doi && ref.url && ref.url !== doiUrl(ref.doi) ? ref.url : undefined;
         return (
           <li key={i}>
-            {ref.authors} ({ref.year}). <Inline text={ref.title} />
-            {stop(ref.title)} <span className="fst-italic">{ref.source}</span>
-            {stop(ref.source)}
+            {ref.authors} ({ref.year}).{' '}
+            <span lang={ref.lang ?? 'en'}>
+              <Inline text={ref.title} />
+              {stop(ref.title)} <span className="fst-italic">{ref.source}</span>
+              {stop(ref.source)}
+            </span>
             {link && (
               <>
                 {' '}

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
 import Col from 'react-bootstrap/Col';
 import Form from 'react-bootstrap/Form';
@@ -8,7 +8,9 @@ import { MEASURES, UNIT_CATALOGUE, isMeasure } from '@diagrodl/hydraulics';
 import { InlineAlert } from '../shared/InlineAlert.tsx';
 import type { Language } from '@/lib/i18n.ts';
 import { ExportBar } from '../shared/ExportBar.tsx';
-import { useExportLabels } from '../shared/fields.tsx';
+import { ErrorCount, useExportLabels } from '../shared/fields.tsx';
+import { errorCount, messageText } from '../shared/fieldCheck.ts';
+import { useFocusInvalid } from '../shared/useFocusInvalid.ts';
 import { ToolPage } from '../shared/ToolPage.tsx';
 import { useDesign } from '../shared/useDesign.ts';
 import { useReportExport } from '../shared/useReportExport.ts';
@@ -20,6 +22,7 @@ import {
   conversion,
   converterReport,
   formatConverted,
+  type Field,
   type Saved,
 } from './state.ts';
 import '../shared/tools.css';
@@ -34,7 +37,9 @@ export default function ConverterPage() {
     rowsLeftOut: t('converter.pdf.rowsLeftOut'),
     blocksLeftOut: t('converter.pdf.blocksLeftOut'),
   });
-  const { alert } = state;
+  const { errors } = state;
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, state.attempt);
 
   const computed = check(state);
   const shown = computed.ok && (state.executed || state.showAll) ? computed : null;
@@ -48,10 +53,10 @@ export default function ConverterPage() {
   const run = (patch: Partial<Saved>) => dispatch({ type: 'run', patch });
   // A comma that could group thousands ("2,500") is flagged as it is typed (the value cannot run).
   const ambiguity = useAmbiguousComma()(state.value);
-  const alertFor = (field: string) =>
-    field === 'value' && ambiguity ? ambiguity : alert?.field === field ? t(alert.key) : null;
+  const alertFor = (field: Field) =>
+    field === 'value' && ambiguity ? ambiguity : messageText(errors[field], t);
   const fieldId = (f: string) => `${id}-${f}`;
-  const invalid = (f: string) => alert?.field === f || (f === 'value' && ambiguity !== null);
+  const invalid = (f: Field) => errors[f] !== undefined || (f === 'value' && ambiguity !== null);
   const unitOptions = units.map((u) => [u.id, u.label[lang]] as const);
   /** The drop-down of the measure or of a unit, with its empty 'choose' entry and its alert. */
   const select = (
@@ -65,6 +70,8 @@ export default function ConverterPage() {
         id={fieldId(field)}
         value={state[field]}
         isInvalid={invalid(field)}
+        aria-invalid={invalid(field) || undefined}
+        aria-describedby={invalid(field) ? `${id}-${field}-alert` : undefined}
         onChange={(e) => onChange(e.target.value)}
         data-testid={field}
       >
@@ -77,7 +84,7 @@ export default function ConverterPage() {
           </option>
         ))}
       </Form.Select>
-      <InlineAlert message={alertFor(field)} />
+      <InlineAlert id={`${id}-${field}-alert`} message={alertFor(field)} />
     </Col>
   );
   const report = () => (computed.ok ? converterReport(computed, t, lang) : null);
@@ -89,6 +96,7 @@ export default function ConverterPage() {
       intro={t('converter.intro')}
     >
       <Form
+        ref={form}
         noValidate
         className="tool-card"
         onSubmit={(e) => {
@@ -137,6 +145,7 @@ export default function ConverterPage() {
           <Button variant="outline-secondary" onClick={() => update({})} data-testid="clear-all">
             {t('converter.clearAll')}
           </Button>
+          <ErrorCount count={errorCount(errors)} testId="converter-error-count" />
         </div>
         <Row className="g-3 mt-1">
           <Col xs={12} md={6}>

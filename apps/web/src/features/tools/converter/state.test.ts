@@ -8,6 +8,7 @@ import {
   init,
   parseSaved,
   reducer,
+  roundConverted,
   toSaved,
 } from './state.ts';
 
@@ -15,53 +16,52 @@ describe('converter state', () => {
   it('runs only with valid inputs; a change hides the results', () => {
     let s = reducer(init(null), { type: 'update', patch: { value: 'x' } });
     s = reducer(s, { type: 'run', patch: { executed: true } });
-    expect(s.alert).toEqual({ field: 'value', key: 'converter.notANumber' });
+    expect(s.errors).toEqual({ value: { key: 'numberInput.notANumber' } });
+    expect(s.attempt).toBe(1);
     expect(s.executed).toBe(false);
     s = reducer(s, { type: 'update', patch: { value: '2,5' } });
-    expect(s.alert).toBeNull();
+    expect(s.errors).toEqual({});
     s = reducer(s, { type: 'run', patch: { executed: true, showAll: true } });
-    expect(s).toMatchObject({ executed: true, showAll: true, alert: null });
+    expect(s).toMatchObject({ executed: true, showAll: true, errors: {} });
     expect(reducer(s, { type: 'update', patch: {} })).toMatchObject({
       executed: false,
       showAll: false,
     });
-    expect(init(parseSaved(toSaved(s)))).toEqual(s);
+    expect(init(parseSaved(toSaved(s)))).toEqual({ ...s, attempt: 0 });
     expect(parseSaved({ measure: 'length' })).toBeNull();
   });
 
-  it('each input gets its own alert, checked in the order of the form', () => {
-    const alertOf = (patch: Partial<ReturnType<typeof init>>) =>
-      reducer({ ...init(null), ...patch }, { type: 'run', patch: { executed: true } }).alert;
-    expect(alertOf({ measure: '' })).toEqual({ field: 'measure', key: 'converter.selectMeasure' });
-    expect(alertOf({ measure: 'speed' })).toEqual({
-      field: 'measure',
-      key: 'converter.selectMeasure',
+  it('each input gets its own message, all at once', () => {
+    const errorsOf = (patch: Partial<ReturnType<typeof init>>) =>
+      reducer({ ...init(null), ...patch }, { type: 'run', patch: { executed: true } }).errors;
+    const selectUnit = { key: 'converter.selectUnit' };
+    expect(errorsOf({ measure: '', value: '' })).toEqual({
+      measure: { key: 'converter.selectMeasure' },
+      from: selectUnit,
+      to: selectUnit,
+      value: { key: 'numberInput.required' },
     });
+    expect(errorsOf({ measure: 'speed' }).measure).toEqual({ key: 'converter.selectMeasure' });
     // A unit of another measure is no unit of this one.
-    expect(alertOf({ measure: 'length', from: 'kg', to: 'm' })).toEqual({
-      field: 'from',
-      key: 'converter.selectUnit',
-    });
-    expect(alertOf({ measure: 'length', from: 'm', to: '' })).toEqual({
-      field: 'to',
-      key: 'converter.selectUnit',
-    });
-    expect(alertOf({ measure: 'length', from: 'm', to: 'cm', value: '' })).toEqual({
-      field: 'value',
-      key: 'converter.notANumber',
-    });
-    expect(alertOf({ measure: 'length', from: 'm', to: 'cm', value: '1e3' })).toBeNull();
+    expect(errorsOf({ measure: 'length', from: 'kg', to: 'm' })).toEqual({ from: selectUnit });
+    expect(errorsOf({ measure: 'length', from: 'm', to: '' })).toEqual({ to: selectUnit });
+    expect(errorsOf({ measure: 'length', from: 'm', to: 'cm', value: '1e3' })).toEqual({});
     // "1,000" reads as a thousand in es-MX and as one with a decimal comma: refused
-    expect(alertOf({ measure: 'length', from: 'm', to: 'cm', value: '1,000' })).toEqual({
-      field: 'value',
-      key: 'converter.notANumber',
+    expect(errorsOf({ measure: 'length', from: 'm', to: 'cm', value: '1,000' })).toEqual({
+      value: { key: 'numberInput.notANumber' },
     });
-    // a finite value whose conversion (or one of its equivalents) overflows
-    expect(alertOf({ measure: 'length', from: 'km', to: 'm', value: '1e306' })).toEqual({
-      field: 'value',
-      key: 'converter.outOfRange',
+    // Beyond 10¹² either way (where a conversion could overflow to Infinity): out of range.
+    const range = {
+      key: 'numberInput.rangeNoUnit',
+      values: { min: '-1e12', max: '1e12', unit: '' },
+    };
+    expect(errorsOf({ measure: 'length', from: 'km', to: 'm', value: '1e15' })).toEqual({
+      value: range,
     });
-    expect(alertOf({ measure: 'length', from: 'km', to: 'm', value: '1e300' })).toBeNull();
+    expect(errorsOf({ measure: 'length', from: 'km', to: 'm', value: '-1e306' })).toEqual({
+      value: range,
+    });
+    expect(errorsOf({ measure: 'length', from: 'km', to: 'm', value: '1e12' })).toEqual({});
   });
 
   it('shows seven significant digits below 1, six decimals above, scientific at the ends', () => {
@@ -73,7 +73,7 @@ describe('converter state', () => {
     expect(formatConverted(0, 'es')).toBe('0');
   });
 
-  it('a hand-checked report: 2,5 km in m (CSV exact, PDF as Mexico writes numbers)', () => {
+  it('a hand-checked report: 2,5 km in m (CSV as shown, PDF as Mexico writes numbers)', () => {
     const s = { ...init(null), measure: 'length', from: 'km', to: 'm', value: '2,5' };
     const c = check(s);
     if (!c.ok) throw new Error('invalid');
@@ -93,8 +93,8 @@ describe('converter state', () => {
     expect(eq['centímetro (cm)']).toBe(250_000);
     expect(eq['kilómetro (km)']).toBe(2.5);
     // 2500 m / 0.3048 m per foot = 8202.0997... ft; / 1609.344 m per mile = 1.5534... mi.
-    expect(eq['pie (ft)']).toBeCloseTo(8202.0997375, 6);
-    expect(eq['milla (mi)']).toBeCloseTo(1.5534279805, 9);
+    expect(eq['pie (ft)']).toBe(8202.099738);
+    expect(eq['milla (mi)']).toBe(1.553428);
     const pdf = reportPdfBlocks(report, (v) => String(v)) as unknown as {
       rows: [string, string][];
     }[];
@@ -102,15 +102,17 @@ describe('converter state', () => {
     expect(pdf[1]!.rows[0]).toEqual(['converter.converted', '2,500 metro (m)']);
   });
 
-  it('the report: the converted value in CSV at full precision, every equivalent', () => {
+  it('the report: the converted value in CSV with the digits shown, every equivalent', () => {
     const s = { ...init(null), measure: 'length', from: 'km', to: 'mi', value: '42.195' };
     const c = check(s);
     if (!c.ok) throw new Error('invalid');
     const t = ((key: string) => key) as never;
     const rows = reportCsvRows(converterReport(c, t, 'es'));
-    expect(rows.find((r) => r[0] === 'converter.converted')![1]).toBe(
-      convert('length', 'km', 'mi', 42.195),
-    );
+    const converted = convert('length', 'km', 'mi', 42.195);
+    expect(rows.find((r) => r[0] === 'converter.converted')![1]).toBe(Number(converted.toFixed(6)));
+    expect(roundConverted(converted)).toBe(26.218757);
+    expect(roundConverted(1 / 3600)).toBe(0.0002777778);
+    expect(roundConverted(2.5e13 / 3)).toBe(8.333333e12);
     expect(rows.filter((r) => r.length === 2 && typeof r[1] === 'number')).toHaveLength(
       UNIT_CATALOGUE.length.units.length + 2,
     );

@@ -1,6 +1,7 @@
 /**
- * The unit converter's state (measure, units, value, what is shown, the alert) with a pure
- * reducer, and its result as one report description (see shared/report.ts).
+ * The unit converter's state (measure, units, value, what is shown, the messages) with a pure
+ * reducer, and its result as one report description (see shared/report.ts). Beyond the
+ * specification (README): the value must be a number no larger than 10¹² either way.
  */
 import {
   CONVERTER_DEFAULTS,
@@ -9,13 +10,13 @@ import {
   equivalents,
   isMeasure,
   isUnitOf,
-  parseDecimal,
   type Measure,
   type UnitIdByMeasure,
 } from '@diagrodl/hydraulics';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
 import { is } from '../shared/export.ts';
+import { checkField, type FieldErrors, type FieldSpec } from '../shared/fieldCheck.ts';
 import type { Report } from '../shared/report.ts';
 import type { Translate } from '../shared/translate.ts';
 
@@ -32,10 +33,17 @@ export interface Saved {
   showAll: boolean;
 }
 
+export type Field = 'measure' | 'from' | 'to' | 'value';
+
 export interface State extends Saved {
-  /** The field in error and the i18n key of its alert. */
-  alert: { field: string; key: string } | null;
+  /** The messages of the last run, by field. */
+  errors: FieldErrors<Field>;
+  /** Counts the runs that found errors: the screen moves the focus to the first. */
+  attempt: number;
 }
+
+/** The value: any number up to 10¹² either way (every conversion of it stays a finite number). */
+export const VALUE_SPEC: FieldSpec = { unit: '', min: -1e12, max: 1e12 };
 
 type Inputs = Partial<Pick<Saved, 'measure' | 'from' | 'to' | 'value'>>;
 
@@ -67,7 +75,8 @@ export function init(saved: Saved | null): State {
     executed: false,
     showAll: false,
     ...saved,
-    alert: null,
+    errors: {},
+    attempt: 0,
   };
 }
 
@@ -77,42 +86,39 @@ export function toSaved({ measure, from, to, value, executed, showAll }: State):
 
 export type Checked =
   | { ok: true; measure: Measure; from: string; to: string; value: number }
-  | { ok: false; field: 'measure' | 'from' | 'to' | 'value'; key: string };
+  | { ok: false; errors: FieldErrors<Field> };
 
+/** The inputs as a conversion, or the message of every field that is not valid. */
 export function check(state: Saved): Checked {
-  if (!isMeasure(state.measure))
-    return { ok: false, field: 'measure', key: 'converter.selectMeasure' };
-  if (!isUnitOf(state.measure, state.from))
-    return { ok: false, field: 'from', key: 'converter.selectUnit' };
-  if (!isUnitOf(state.measure, state.to))
-    return { ok: false, field: 'to', key: 'converter.selectUnit' };
-  const value = parseDecimal(state.value);
-  if (value === null) return { ok: false, field: 'value', key: 'converter.notANumber' };
-  const checked = {
-    ok: true,
-    measure: state.measure,
-    from: state.from,
-    to: state.to,
-    value,
-  } as const;
-  // A finite value whose conversion overflows (1e303 km in mm) would show as '—' with no reason.
-  const { converted, equivalents: all } = conversion(checked);
-  if (![converted, ...Object.values(all)].every(Number.isFinite)) {
-    return { ok: false, field: 'value', key: 'converter.outOfRange' };
+  const errors: FieldErrors<Field> = {};
+  const measure = isMeasure(state.measure) ? state.measure : null;
+  if (!measure) errors.measure = { key: 'converter.selectMeasure' };
+  for (const field of ['from', 'to'] as const) {
+    if (!measure || !isUnitOf(measure, state[field]))
+      errors[field] = { key: 'converter.selectUnit' };
   }
-  return checked;
+  const value = checkField(VALUE_SPEC, state.value);
+  if ('error' in value) errors.value = value.error;
+  if (!measure || 'error' in value || Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, measure, from: state.from, to: state.to, value: value.value };
 }
 
 export function reducer(state: State, action: Action): State {
   switch (action.type) {
     case 'update':
-      return { ...state, ...action.patch, alert: null, executed: false, showAll: false };
+      return { ...state, ...action.patch, errors: {}, executed: false, showAll: false };
     case 'run': {
       const c = check(state);
       if (!c.ok) {
-        return { ...state, alert: { field: c.field, key: c.key }, executed: false, showAll: false };
+        return {
+          ...state,
+          errors: c.errors,
+          attempt: state.attempt + 1,
+          executed: false,
+          showAll: false,
+        };
       }
-      return { ...state, ...action.patch, alert: null };
+      return { ...state, ...action.patch, errors: {} };
     }
   }
 }
@@ -128,9 +134,15 @@ export function conversion(c: Extract<Checked, { ok: true }>) {
 }
 
 /**
- * Plain for ordinary magnitudes (six decimals from 1 up, seven significant digits below 1, so that
- * 1 L/h in L/s reads 0.0002777778 and not 0.000278), scientific for very large or very small ones.
+ * A converted value with the precision shown (and given in the CSV): six decimals from 1 up, seven
+ * significant digits below 1 and from 10¹² up, so that 1 L/h in L/s is 0.0002777778, not 0.000278.
  */
+export function roundConverted(value: number): number {
+  const abs = Math.abs(value);
+  return abs < 1 || abs >= 1e12 ? Number(value.toPrecision(7)) : Number(value.toFixed(6));
+}
+
+/** Plain for ordinary magnitudes, scientific for very large or very small ones. */
 export function formatConverted(value: number, lang: Language): string {
   const abs = Math.abs(value);
   if (abs !== 0 && (abs < 1e-4 || abs >= 1e12)) {
@@ -149,7 +161,7 @@ export function converterReport(
   const unitLabel = (id: string) => units.find((u) => u.id === id)?.label[lang] ?? id;
   const { converted, equivalents: eq } = conversion(c);
   const number = (value: number, suffix = '') => ({
-    csv: value,
+    csv: roundConverted(value),
     pdf: `${formatConverted(value, lang)}${suffix}`,
   });
   return {

@@ -12,7 +12,7 @@ import { FiguresTable } from '../shared/FiguresTable.tsx';
 import { LineChart } from '../shared/LineChart.tsx';
 import { NumCells, ToolTable } from '../shared/ToolTable.tsx';
 import { useNumberFormat } from '../shared/useNumberFormat.ts';
-import { designFigures, emitterColumns, formulaText } from './report.ts';
+import { EMITTER_DIGITS, designFigures, emitterColumns, formulaText } from './report.ts';
 
 /** The designed lateral on the screen, under the specification's results. */
 export function LateralDesignResult({
@@ -123,13 +123,9 @@ export function LateralDesignResult({
               {d.points.map((p) => (
                 <tr key={p.emitter}>
                   <NumCells
-                    values={[
-                      fmt(p.emitter, 0),
-                      fmt(p.distance, 2),
-                      fmt(p.elevation, 3),
-                      fmt(p.pressure, 3),
-                      fmt(p.flow, 4),
-                    ]}
+                    values={[p.emitter, p.distance, p.elevation, p.pressure, p.flow].map((v, i) =>
+                      fmt(v, EMITTER_DIGITS[i]),
+                    )}
                   />
                 </tr>
               ))}

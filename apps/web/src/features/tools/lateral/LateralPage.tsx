@@ -18,7 +18,9 @@ import { formatNumber } from '@/lib/format.ts';
 import { ExportBar } from '../shared/ExportBar.tsx';
 import { ToolPage } from '../shared/ToolPage.tsx';
 import { NumCells, ToolTable } from '../shared/ToolTable.tsx';
-import { NumberField, SelectField, useExportLabels } from '../shared/fields.tsx';
+import { ErrorCount, NumberField, SelectField, useExportLabels } from '../shared/fields.tsx';
+import { errorCount, messageText } from '../shared/fieldCheck.ts';
+import { useFocusInvalid } from '../shared/useFocusInvalid.ts';
 import { LineChart } from '../shared/LineChart.tsx';
 import { pdfText } from '../shared/report.ts';
 import { useDesign } from '../shared/useDesign.ts';
@@ -34,6 +36,7 @@ import {
   LATERAL_COLUMNS,
   LATERAL_EXTRA_FIELDS,
   LATERAL_FIELDS,
+  type ErrorKey,
   type FixMode,
 } from './state.ts';
 import '../shared/tools.css';
@@ -55,6 +58,8 @@ export default function LateralPage() {
     });
   const exports = useReportExport(KIND, [svgRef, profileRef], { scientific });
   const navigate = useNavigate();
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, state.attempt);
 
   const input = calculation?.input ?? null;
   const result: LateralResult | null = useMemo(() => {
@@ -66,17 +71,12 @@ export default function LateralPage() {
     }
   }, [calculation]);
   const report = () => (result && input ? lateralReport(result, input, t, lang, fmt) : null);
-  const alert = state.alert && {
-    field: state.alert.field,
-    text: t(state.alert.key, state.alert.fallback ? { defaultValue: state.alert.fallback } : {}),
-  };
+  const alert = (field: ErrorKey) => messageText(state.errors[field], t);
   const cell = (value: number, digits: number) => pdfText(value, fmt, digits, scientific);
   const calculate = () => dispatch({ type: 'calculate' });
   const reset = () => dispatch({ type: 'reset' });
   const blasius = extra.formula === 'darcy-weisbach-blasius';
   const formulaName = (f: FrictionFormula) => FRICTION_FORMULA_LABELS[f][lang];
-  const fieldLabel = (f: (typeof LATERAL_FIELDS)[number]) =>
-    `${f.name} · ${t(`irrigation.lateral.fields.${f.key}`)}`;
   const sentence = result ? lateralSentence(result, t, fmt) : '';
   const limitText = result ? t('irrigation.lateral.limit', { limit: fmt(result.limit, 2) }) : '';
   // The designed lateral's EU, mean emitter flow and emitter spacing, for irrigation scheduling.
@@ -97,6 +97,7 @@ export default function LateralPage() {
       intro={t('irrigation.lateral.intro')}
     >
       <form
+        ref={form}
         noValidate
         className="tool-card"
         onSubmit={(e) => {
@@ -108,13 +109,14 @@ export default function LateralPage() {
           {LATERAL_FIELDS.map((f) => (
             <Col key={f.key} xs={12} sm={6} lg={4}>
               <NumberField
-                label={fieldLabel(f)}
+                label={t(`irrigation.lateral.fields.${f.key}`)}
+                tag={f.name}
                 hint={blasius && f.key === 'C' ? t('irrigation.lateral.cUnused') : undefined}
                 unit={f.unit || undefined}
                 value={f.key === 'm' && blasius ? '1.75' : raw[f.key]}
                 readOnly={f.key === 'm'}
                 onChange={(v) => dispatch({ type: 'raw', key: f.key, value: v })}
-                alert={alert?.field === f.key ? alert.text : null}
+                alert={alert(f.key)}
                 testId={`lateral-${f.name}`}
               />
             </Col>
@@ -137,10 +139,11 @@ export default function LateralPage() {
             {LATERAL_EXTRA_FIELDS.map((f) => (
               <Col key={f.key} xs={12} sm={6} lg={4}>
                 <NumberField
-                  label={`${f.name} · ${t(`irrigation.lateral.design.fields.${f.key}`)}`}
+                  label={t(`irrigation.lateral.design.fields.${f.key}`)}
+                  tag={f.name}
                   value={extra[f.key]}
                   onChange={(v) => dispatch({ type: 'extra', patch: { [f.key]: v } })}
-                  alert={alert?.field === f.key ? alert.text : null}
+                  alert={alert(f.key)}
                   testId={`lateral-${f.key}`}
                 />
               </Col>
@@ -163,7 +166,7 @@ export default function LateralPage() {
                   unit={extra.fix === 'length' ? 'm' : undefined}
                   value={extra.fixValue}
                   onChange={(v) => dispatch({ type: 'extra', patch: { fixValue: v } })}
-                  alert={alert?.field === extra.fix ? alert.text : null}
+                  alert={alert(extra.fix)}
                   testId="lateral-fixValue"
                 />
               </Col>
@@ -177,6 +180,7 @@ export default function LateralPage() {
           <Button variant="outline-secondary" onClick={reset} data-testid="lateral-reset">
             {t('irrigation.lateral.reset')}
           </Button>
+          <ErrorCount count={errorCount(state.errors)} testId="lateral-error-count" />
         </div>
       </form>
 
@@ -204,7 +208,7 @@ export default function LateralPage() {
             series={[
               {
                 id: 'hfSlope',
-                label: 'HF+Slope_meter',
+                label: t('irrigation.lateral.cols.hfSlope'),
                 color: '#1f5fa8',
                 points: result.rows.map((r) => ({ x: r.leReal, y: r.hfSlope })),
               },
@@ -226,7 +230,16 @@ export default function LateralPage() {
             scroll
             labelledBy={`${id}-t`}
             testId="lateral-table"
-            columns={LATERAL_COLUMNS.map((c) => ({ label: c.name, num: true }))}
+            // the specification's column names stay as a small tag beside the words
+            columns={LATERAL_COLUMNS.map((c) => ({
+              label: (
+                <>
+                  {t(`irrigation.lateral.cols.${c.key}`)}{' '}
+                  <span className="tool-code-tag">{c.name}</span>
+                </>
+              ),
+              num: true,
+            }))}
           >
             {result.rows.map((r) => (
               <tr key={r.n} className={r.hfSlope >= result.limit ? 'tool-row-limit' : undefined}>

@@ -39,6 +39,12 @@ export function formulaText(result: LateralResult, lang: Language): string {
   return `${FRICTION_FORMULA_LABELS[result.formula][lang]} (m = ${formatNumber(result.m, lang)})`;
 }
 
+/** The decimals of the emitter table's columns (emitter, distance, elevation, pressure, flow). */
+export const EMITTER_DIGITS = [0, 2, 3, 3, 4];
+
+/** A field's words with the specification's code name as a tag: "Presión de operación (Po)". */
+export const tagged = (words: string, name: string) => `${words} (${name})`;
+
 export function emitterColumns(t: Translate): string[] {
   return ['emitter', 'distance', 'elevation', 'pressure', 'flow'].map((c) =>
     t(`irrigation.lateral.design.cols.${c}`),
@@ -76,16 +82,12 @@ function designBlocks(
   }
   const d = result.design;
   if (!d) return [...blocks, { kind: 'text', text: DESIGN_MESSAGES[lang].noDesign, joined: true }];
-  const field = (key: string) => t(`irrigation.lateral.design.fields.${key}`);
+  const field = (key: string, name: string) =>
+    tagged(t(`irrigation.lateral.design.fields.${key}`), name);
   const figures: Figure[] = [
-    { label: 'x', pdfLabel: `x · ${field('x')}`, value: d.x, digits: 2 },
-    { label: 'Cv', pdfLabel: `Cv · ${field('cv')}`, value: d.cv, digits: 3 },
-    {
-      label: 'n',
-      pdfLabel: `n · ${field('emittersPerPlant')}`,
-      value: d.emittersPerPlant,
-      digits: 0,
-    },
+    { label: field('x', 'x'), value: d.x, digits: 2 },
+    { label: field('cv', 'Cv'), value: d.cv, digits: 3 },
+    { label: field('emittersPerPlant', 'n'), value: d.emittersPerPlant, digits: 0 },
     {
       label: t('irrigation.lateral.design.source'),
       value: t(`irrigation.lateral.design.fixModes.${d.source}`),
@@ -115,7 +117,7 @@ function designBlocks(
       kind: 'table',
       only: 'csv',
       heading: '',
-      columns: emitterColumns(t).map((label) => ({ label })),
+      columns: emitterColumns(t).map((label, i) => ({ label, digits: EMITTER_DIGITS[i] })),
       rows: d.points.map((p) => [p.emitter, p.distance, p.elevation, p.pressure, p.flow]),
     },
   );
@@ -145,8 +147,7 @@ export function lateralReport(
         figures: LATERAL_FIELDS.map((f) => {
           const value = f.key === 'm' ? result.m : input[f.key];
           return {
-            label: f.name,
-            pdfLabel: `${f.name} · ${t(`irrigation.lateral.fields.${f.key}`)}`,
+            label: tagged(t(`irrigation.lateral.fields.${f.key}`), f.name),
             value: { csv: value, pdf: formatPlain(value, lang) },
             unit: f.unit,
           };
@@ -166,8 +167,13 @@ export function lateralReport(
             ),
             value: result.maxEmitters,
           },
-          { label: t('irrigation.lateral.maxLength'), value: result.maxLength, unit: 'm' },
-          { label: t('irrigation.lateral.limitLabel'), value: result.limit, unit: 'm' },
+          {
+            label: t('irrigation.lateral.maxLength'),
+            value: result.maxLength,
+            unit: 'm',
+            digits: 2,
+          },
+          { label: t('irrigation.lateral.limitLabel'), value: result.limit, unit: 'm', digits: 3 },
         ],
       },
       { kind: 'text', only: 'pdf', text: lateralSentence(result, t, fmt), tone: 'success' },
@@ -181,7 +187,10 @@ export function lateralReport(
       {
         kind: 'table',
         heading: t('irrigation.lateral.tableTitle'),
-        columns: LATERAL_COLUMNS.map((c) => ({ label: c.name, digits: c.digits })),
+        columns: LATERAL_COLUMNS.map((c) => ({
+          label: tagged(t(`irrigation.lateral.cols.${c.key}`), c.name),
+          digits: c.digits,
+        })),
         rows: result.rows.map((r) => LATERAL_COLUMNS.map((c) => r[c.key])),
         pdfRows: sampled,
       },

@@ -9,6 +9,7 @@ import {
   parseSaved,
   reducer,
   toSaved,
+  type Action,
   type State,
 } from './state.ts';
 
@@ -17,45 +18,74 @@ const calculated = (s: State) => reducer(s, { type: 'calculate' });
 describe('lateral state', () => {
   it('calculates with the inputs typed in', () => {
     const s = calculated(reducer(init(null), { type: 'raw', key: 'Po', value: '15' }));
-    expect(s.alert).toBeNull();
+    expect(s.errors).toEqual({});
     expect(s.calculation?.input.Po).toBe(15);
     expect(designLateral(s.calculation!.input, s.calculation!.options).rows).toEqual(
       designLateral({ ...LATERAL_DEFAULTS, Po: 15 }).rows,
     );
   });
 
-  it('a field that is not a number, or that the engine refuses, gets its alert', () => {
-    const nan = calculated(reducer(init(null), { type: 'raw', key: 'D', value: 'abc' }));
-    expect(nan.alert).toEqual({ field: 'D', key: 'irrigation.notANumber' });
-    expect(nan.calculation).toBeNull();
-    const refused = calculated(reducer(init(null), { type: 'raw', key: 'Po', value: '-1' }));
-    expect(refused.alert).toMatchObject({ field: 'Po', key: 'irrigation.lateral.invalid.Po' });
-    const fixed = calculated(
-      reducer(init(null), { type: 'extra', patch: { fix: 'length', fixValue: '' } }),
-    );
-    expect(fixed.alert).toEqual({ field: 'length', key: 'irrigation.notANumber' });
+  it('every field gets its message at once: not a number, out of range, another unit', () => {
+    const s = [
+      { type: 'raw', key: 'D', value: '16' },
+      { type: 'raw', key: 'qEmitter', value: '1e15' },
+      { type: 'raw', key: 'Po', value: 'diez' },
+      { type: 'raw', key: 'spaceEmitter', value: '' },
+      { type: 'extra', patch: { emittersPerPlant: '1.5' } },
+    ].reduce((state, action) => reducer(state, action as Action), init(null));
+    const after = calculated(s);
+    expect(after.calculation).toBeNull();
+    expect(after.attempt).toBe(1);
+    expect(after.errors).toEqual({
+      D: {
+        key: 'numberInput.otherUnit',
+        values: { typed: '16', other: 'mm', converted: '0.016', unit: 'm' },
+      },
+      qEmitter: { key: 'numberInput.range', values: { min: '0.1', max: '100', unit: 'L/h' } },
+      Po: { key: 'numberInput.notANumber' },
+      spaceEmitter: { key: 'numberInput.required' },
+      emittersPerPlant: { key: 'numberInput.integer', values: { min: '1', max: '20', unit: '' } },
+    });
   });
 
-  it('every input that is not a number is named by its own alert; the last good calculation stays', () => {
+  it('a value the engine refuses gets its message on its field, in words', () => {
+    // 0.1 m of lateral holds no emitter 0.2 m apart: the range lets it by, the engine does not.
+    const fixed = calculated(
+      reducer(init(null), { type: 'extra', patch: { fix: 'length', fixValue: '0.1' } }),
+    );
+    expect(fixed.calculation).toBeNull();
+    expect(fixed.errors).toEqual({
+      length: { key: 'irrigation.lateral.invalid.length', fallback: expect.any(String) },
+    });
+    const blank = calculated(
+      reducer(init(null), { type: 'extra', patch: { fix: 'length', fixValue: '' } }),
+    );
+    expect(blank.errors).toEqual({ length: { key: 'numberInput.required' } });
+  });
+
+  it('a Calculate with errors leaves no result of the values before', () => {
     const good = calculated(init(null));
-    for (const { key } of LATERAL_FIELDS) {
+    expect(good.calculation).not.toBeNull();
+    for (const { key } of LATERAL_FIELDS.filter((f) => f.key !== 'm')) {
       const s = calculated(reducer(good, { type: 'raw', key, value: 'x' }));
-      expect(s.alert).toEqual({ field: key, key: 'irrigation.notANumber' });
-      expect(s.calculation).toBe(good.calculation);
+      expect(s.errors, key).toEqual({ [key]: { key: 'numberInput.notANumber' } });
+      expect(s.calculation).toBeNull();
     }
     for (const { key } of LATERAL_EXTRA_FIELDS) {
       const s = calculated(reducer(good, { type: 'extra', patch: { [key]: '' } }));
-      expect(s.alert).toEqual({ field: key, key: 'irrigation.notANumber' });
+      expect(s.errors).toEqual({ [key]: { key: 'numberInput.required' } });
     }
     // The fixed length or emitter count is read only when the lateral is fixed.
-    expect(calculated(reducer(good, { type: 'extra', patch: { fixValue: 'x' } })).alert).toBeNull();
+    expect(calculated(reducer(good, { type: 'extra', patch: { fixValue: 'x' } })).errors).toEqual(
+      {},
+    );
     const emitters = reducer(good, { type: 'extra', patch: { fix: 'emitters', fixValue: '40' } });
     expect(calculated(emitters).calculation?.options.emitters).toBe(40);
-    // A good calculation clears the alert.
+    // A good calculation clears the messages.
     const fixedAgain = calculated(reducer(good, { type: 'raw', key: 'D', value: 'x' }));
     expect(
-      calculated(reducer(fixedAgain, { type: 'raw', key: 'D', value: '0,016' })).alert,
-    ).toBeNull();
+      calculated(reducer(fixedAgain, { type: 'raw', key: 'D', value: '0,016' })).errors,
+    ).toEqual({});
   });
 
   it('reset and a saved design', () => {
@@ -96,7 +126,7 @@ describe('lateral saved design', () => {
     expect(back.extra).toEqual(edited.extra);
     expect(back.calculation).toEqual(s.calculation);
     expect(back.calculation!.input.Po).toBe(10);
-    expect(back.alert).toBeNull();
+    expect(back.errors).toEqual({});
     expect(shown(back)).toEqual(shown(s));
     // Saved again, it is the same design.
     expect(toSaved(back)).toEqual(JSON.parse(JSON.stringify(toSaved(edited))));
@@ -107,7 +137,7 @@ describe('lateral saved design', () => {
     const back = reopened(reducer(s, { type: 'raw', key: 'Po', value: '0' }));
     expect(back.raw.Po).toBe('0');
     expect(back.calculation).toEqual(s.calculation);
-    expect(back.alert).toBeNull();
+    expect(back.errors).toEqual({});
     expect(shown(back)).toEqual(shown(s));
   });
 
@@ -124,16 +154,26 @@ describe('lateral saved design', () => {
     expect(shown(back)).toEqual(shown(fixed));
   });
 
-  it('a saved calculation the engine refuses gets the alert Calculate gives', () => {
+  it('a saved calculation out of range or refused by the engine gets the message Calculate gives', () => {
     const saved = JSON.parse(JSON.stringify(toSaved(calculated(init(null))))) as {
       input: Record<string, number>;
+      options: Record<string, number>;
     };
     saved.input.Po = -1;
     const back = init(parseSaved(saved));
     expect(back.calculation).toBeNull();
+    expect(back.attempt).toBe(0);
     const typed = calculated(reducer(init(null), { type: 'raw', key: 'Po', value: '-1' }));
-    expect(typed.alert).toMatchObject({ field: 'Po', key: 'irrigation.lateral.invalid.Po' });
-    expect(back.alert).toEqual(typed.alert);
+    expect(typed.errors).toEqual({
+      Po: { key: 'numberInput.range', values: { min: '0.5', max: '150', unit: 'mca' } },
+    });
+    expect(back.errors).toEqual(typed.errors);
+    // A lateral fixed at 0.1 m: no emitter fits, the engine refuses it.
+    saved.input.Po = 10;
+    saved.options.length = 0.1;
+    const refused = init(parseSaved(saved));
+    expect(refused.calculation).toBeNull();
+    expect(refused.errors.length).toMatchObject({ key: 'irrigation.lateral.invalid.length' });
   });
 
   it('older files: the saved input with the design inputs as typed; without an input, no results', () => {
@@ -149,7 +189,8 @@ describe('lateral saved design', () => {
     // An input that cannot be read: calculated again from the fields, with Calculate's alert.
     const broken = init(parseSaved({ raw, extra: { ...extra, cv: 'x' }, input }));
     expect(broken.calculation).toBeNull();
-    expect(broken.alert).toEqual({ field: 'cv', key: 'irrigation.notANumber' });
+    expect(broken.errors).toEqual({ cv: { key: 'numberInput.notANumber' } });
+    expect(broken.attempt).toBe(0);
     const again = init(parseSaved({ raw, extra, input: { Po: '10' } }));
     expect(again.calculation?.input).toEqual({ ...LATERAL_DEFAULTS, Po: 20 });
   });
@@ -169,10 +210,19 @@ describe('lateral report', () => {
       'irrigation.csv.value',
       'irrigation.csv.unit',
     ]);
-    expect(rows[1]).toEqual(['Po', LATERAL_DEFAULTS.Po, 'mca']);
-    const header = rows.findIndex((r) => r[0] === 'N_emitter');
+    expect(rows[1]).toEqual(['irrigation.lateral.fields.Po (Po)', LATERAL_DEFAULTS.Po, 'mca']);
+    const header = rows.findIndex((r) => r[0] === 'irrigation.lateral.cols.n (N_emitter)');
     expect(rows.slice(header + 1)).toHaveLength(result.rows.length);
-    expect(rows.find((r) => r[0] === 'x')).toEqual(['x', result.design!.x]);
+    const x = 'irrigation.lateral.design.fields.x (x)';
+    expect(rows.find((r) => r[0] === x)).toEqual([x, result.design!.x]);
+    // Numbers with the decimals shown (at least 3), no binary noise: the design file keeps all.
+    const numbers = rows.flat().filter((c): c is number => typeof c === 'number');
+    for (const n of numbers) {
+      expect(n === Number(n.toFixed(6)) || n === Number(n.toPrecision(5)), String(n)).toBe(true);
+    }
+    const last = rows.at(-1)!;
+    expect(last[8]).toBe(Number(result.rows.at(-1)!.hfSlope.toFixed(6)));
+    expect(last[3]).toBe(Number(result.rows.at(-1)!.qa.toPrecision(5)));
   });
 
   it('the sentence gives the maximum, or "at least" when the table ends below the limit', () => {

@@ -1,6 +1,8 @@
 /**
  * The lateral calculator's state: the specification's inputs, the design inputs beyond it (README: what an engineer checks), the
- * last calculation and the alert, with a pure reducer (no React, no browser).
+ * last calculation and the messages of its fields, with a pure reducer (no React, no browser).
+ * Beyond the specification (README): every number field has a physical range; a value outside it
+ * gets a message on its field and no result.
  */
 import {
   HydraulicsInputError,
@@ -9,16 +11,27 @@ import {
   LATERAL_DEFAULTS,
   designLateral,
   isFrictionFormula,
-  parseDecimal,
   type FrictionFormula,
   type LateralInput,
   type LateralOptions,
 } from '@diagrodl/hydraulics';
 import { is } from '../shared/export.ts';
+import {
+  MILLIMETRES,
+  PERCENT,
+  SHARED_FIELDS,
+  checkFields,
+  checkValues,
+  type FieldErrors,
+  type FieldSpec,
+} from '../shared/fieldCheck.ts';
 
 export const KIND = 'lateral';
 
-/** The nine inputs in the specification's order, with their units (m is read-only). */
+/**
+ * The nine inputs in the specification's order: their code names (a tag next to their words) and
+ * units (m is read-only).
+ */
 export const LATERAL_FIELDS = [
   { key: 'Po', name: 'Po', unit: 'mca' },
   { key: 'lossEmitter', name: 'Loss_emitter', unit: 'm' },
@@ -34,6 +47,8 @@ export const LATERAL_FIELDS = [
 export type FieldKey = (typeof LATERAL_FIELDS)[number]['key'];
 export type Raw = Record<FieldKey, string>;
 const KEYS = LATERAL_FIELDS.map((f) => f.key);
+/** The fields typed in (m is read-only: the formula's). */
+const TYPED_KEYS = KEYS.filter((k): k is Exclude<FieldKey, 'm'> => k !== 'm');
 
 /** Result table columns (specification §3) and the decimals shown for each. */
 export const LATERAL_COLUMNS = [
@@ -64,6 +79,31 @@ export interface Extra extends Record<ExtraKey, string> {
   fix: FixMode;
   fixValue: string;
 }
+
+/** The fixed lateral's value: a length or a number of emitters. */
+type FixKey = Exclude<FixMode, 'table'>;
+/** A field with a message: an input, a design input, or the fixed lateral's value. */
+export type ErrorKey = FieldKey | ExtraKey | FixKey;
+
+/**
+ * The physical range of every number typed in (an operating pressure of a drip lateral, its
+ * emitters, its pipe), and of the design inputs; the engine's own checks come after.
+ */
+export const LATERAL_SPECS = {
+  Po: { unit: 'mca', min: 0.5, max: 150 },
+  lossEmitter: { unit: 'm', min: 0, max: 5 },
+  qEmitter: SHARED_FIELDS.emitterFlow,
+  spaceEmitter: SHARED_FIELDS.emitterSpacing,
+  C: { unit: '', min: 60, max: 160 },
+  hfAdminPerc: { unit: '', min: 0.01, max: 0.9, other: PERCENT },
+  D: { unit: 'm', min: 0.008, max: 0.05, other: MILLIMETRES },
+  slope: { unit: '', min: -1, max: 1, other: PERCENT },
+  x: { unit: '', min: 0, max: 1 },
+  cv: { unit: '', min: 0, max: 0.5, other: PERCENT },
+  emittersPerPlant: { unit: '', min: 1, max: 20, integer: true },
+  length: { unit: 'm', min: 0.1, max: 2000 },
+  emitters: { unit: '', min: 1, max: 5000, integer: true },
+} as const satisfies Record<Exclude<ErrorKey, 'm'>, FieldSpec>;
 
 const defaultRaw = (): Raw =>
   Object.fromEntries(KEYS.map((k) => [k, String(LATERAL_DEFAULTS[k])])) as Raw;
@@ -153,51 +193,37 @@ export function parseSaved(data: unknown): Saved | null {
   return { ...none, calculation: { input, options } };
 }
 
-/**
- * The design inputs beyond the specification as the engine's options, or the first that is not a
- * number.
- */
-function toOptions(extra: Extra): { value: LateralOptions } | { field: string; key: string } {
-  const options: LateralOptions = { formula: extra.formula };
-  for (const key of EXTRA_KEYS) {
-    const n = parseDecimal(extra[key]);
-    if (n === null) return { field: key, key: 'irrigation.notANumber' };
-    options[key] = n;
-  }
-  if (extra.fix !== 'table') {
-    const n = parseDecimal(extra.fixValue);
-    if (n === null) return { field: extra.fix, key: 'irrigation.notANumber' };
-    options[extra.fix] = n;
-  }
-  return { value: options };
+/** The design inputs typed in as the engine's options, or every message. */
+function toOptions(extra: Extra): { value: LateralOptions } | { errors: FieldErrors<ErrorKey> } {
+  const fix = extra.fix === 'table' ? [] : [extra.fix];
+  const raw = { ...extra, length: extra.fixValue, emitters: extra.fixValue };
+  const { values, errors } = checkFields(LATERAL_SPECS, raw, [...EXTRA_KEYS, ...fix]);
+  if (Object.keys(errors).length > 0) return { errors };
+  return { value: { formula: extra.formula, ...values } };
 }
 
+/** The fields typed in as a calculation (its input and options), or every message at once. */
 export function toCalculation(
   raw: Raw,
   extra: Extra,
-): { value: Calculation } | { field: string; key: string } {
-  const input = { ...LATERAL_DEFAULTS } as LateralInput;
-  for (const key of KEYS) {
-    const n = parseDecimal(raw[key]);
-    if (n === null) return { field: key, key: 'irrigation.notANumber' };
-    input[key] = n;
-  }
+): { value: Calculation } | { errors: FieldErrors<ErrorKey> } {
+  const inputs = checkFields(LATERAL_SPECS, raw, TYPED_KEYS);
   const options = toOptions(extra);
-  return 'field' in options ? options : { value: { input, options: options.value } };
-}
-
-/** The alert of a field: an i18n key and the engine's message when the key has no text. */
-export interface FieldAlert {
-  field: string;
-  key: string;
-  fallback?: string;
+  const errors = { ...inputs.errors, ...('errors' in options ? options.errors : {}) };
+  if (Object.keys(errors).length > 0 || 'errors' in options) return { errors };
+  return {
+    value: { input: { ...LATERAL_DEFAULTS, ...inputs.values }, options: options.value },
+  };
 }
 
 export interface State {
   raw: Raw;
   extra: Extra;
   calculation: Calculation | null;
-  alert: FieldAlert | null;
+  /** The messages of the last Calculate, by field (none: no message). */
+  errors: FieldErrors<ErrorKey>;
+  /** Counts the Calculate presses that found errors: the screen moves the focus to the first. */
+  attempt: number;
 }
 
 export type Action =
@@ -206,17 +232,21 @@ export type Action =
   | { type: 'calculate' }
   | { type: 'reset' };
 
-/** The alert Calculate gives when the engine refuses a calculation; null when it designs it. */
-function engineAlert(calculation: Calculation): FieldAlert | null {
+/**
+ * The messages Calculate gives for a calculation: numbers outside their ranges (a saved design's
+ * too), else the field the engine refuses; none when it designs it.
+ */
+function calculationErrors(calculation: Calculation): FieldErrors<ErrorKey> {
+  const { formula: _formula, ...options } = calculation.options;
+  const ranges = checkValues<ErrorKey>(LATERAL_SPECS, { ...calculation.input, ...options });
+  if (Object.keys(ranges).length > 0) return ranges;
   try {
     designLateral(calculation.input, calculation.options);
-    return null;
+    return {};
   } catch (err) {
     if (err instanceof HydraulicsInputError) {
       return {
-        field: err.field,
-        key: `irrigation.lateral.invalid.${err.field}`,
-        fallback: err.message,
+        [err.field]: { key: `irrigation.lateral.invalid.${err.field}`, fallback: err.message },
       };
     }
     throw err;
@@ -232,12 +262,15 @@ export function init(saved: Saved | null): State {
     raw: saved?.raw ?? defaultRaw(),
     extra: saved?.extra ?? defaultExtra(),
     calculation: null,
-    alert: null,
+    errors: {},
+    attempt: 0,
   };
-  if (saved?.recalculate) return reducer(state, { type: 'calculate' });
+  if (saved?.recalculate) return { ...reducer(state, { type: 'calculate' }), attempt: 0 };
   if (!saved?.calculation) return state;
-  const alert = engineAlert(saved.calculation);
-  return alert ? { ...state, alert } : { ...state, calculation: saved.calculation };
+  const errors = calculationErrors(saved.calculation);
+  return Object.keys(errors).length > 0
+    ? { ...state, errors }
+    : { ...state, calculation: saved.calculation };
 }
 
 export function toSaved(state: State): SavedData {
@@ -258,11 +291,13 @@ export function reducer(state: State, action: Action): State {
     case 'reset':
       return init(null);
     case 'calculate': {
+      // A Calculate with errors leaves no result of the values before on the screen.
       const parsed = toCalculation(state.raw, state.extra);
-      if ('field' in parsed) return { ...state, alert: { field: parsed.field, key: parsed.key } };
-      const alert = engineAlert(parsed.value);
-      if (alert) return { ...state, alert };
-      return { ...state, alert: null, calculation: parsed.value };
+      const errors = 'errors' in parsed ? parsed.errors : calculationErrors(parsed.value);
+      if (Object.keys(errors).length > 0) {
+        return { ...state, errors, calculation: null, attempt: state.attempt + 1 };
+      }
+      return { ...state, errors: {}, calculation: 'value' in parsed ? parsed.value : null };
     }
   }
 }

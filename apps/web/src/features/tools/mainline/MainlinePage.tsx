@@ -10,6 +10,8 @@ import { ExportBar } from '../shared/ExportBar.tsx';
 import { ToolPage } from '../shared/ToolPage.tsx';
 import { downloadFile, fileStem } from '../shared/export.ts';
 import { DesignerButtons, NumberField, useExportLabels } from '../shared/fields.tsx';
+import { messageText } from '../shared/fieldCheck.ts';
+import { useFocusInvalid } from '../shared/useFocusInvalid.ts';
 import { LineChart } from '../shared/LineChart.tsx';
 import { pdfText } from '../shared/report.ts';
 import { useDesign } from '../shared/useDesign.ts';
@@ -17,7 +19,7 @@ import { useNumberFormat } from '../shared/useNumberFormat.ts';
 import { useReportExport } from '../shared/useReportExport.ts';
 import { MainlineSection } from './MainlineSection.tsx';
 import { mainlineReport, negativeEndWarning, totalsFigures } from './report.ts';
-import { DESIGN, KIND, epanetDesign, pressureProfile } from './state.ts';
+import { DESIGN, KIND, PRESSURE_SPEC, epanetDesign, pressureProfile } from './state.ts';
 import '../shared/tools.css';
 
 export default function MainlinePage() {
@@ -31,6 +33,9 @@ export default function MainlinePage() {
   const { sections, totals } = state;
   const profile = pressureProfile(state);
   const report = () => mainlineReport(state, t, lang);
+  // Totals or an export that found errors: the focus goes to the first field with one.
+  const fields = useRef<HTMLDivElement>(null);
+  useFocusInvalid(fields, state.attempt);
 
   const exportEpanet = () => {
     const design = epanetDesign(state);
@@ -46,45 +51,47 @@ export default function MainlinePage() {
       title={t('irrigation.mainline.title')}
       intro={t('irrigation.mainline.intro')}
     >
-      <div className="tool-card">
-        <Row className="g-3 align-items-end">
-          <Col xs={12} sm={6} lg={4}>
-            <NumberField
-              label={t('irrigation.mainline.initialPressure')}
-              unit="m"
-              value={state.initialPressure}
-              onChange={(value) => dispatch({ type: 'pressure', value })}
-              alert={state.pressureAlert}
-              testId="mainline-pressure"
-            />
-          </Col>
-          <Col xs={12} sm={6} lg={8}>
-            <DesignerButtons
-              tool="mainline"
-              onAdd={() => dispatch({ type: 'add' })}
-              onReset={() => dispatch({ type: 'reset' })}
-              summary={{
-                label: t('irrigation.mainline.calculateTotals'),
-                testId: 'mainline-totals-button',
-                onClick: () => dispatch({ type: 'totals' }),
-              }}
-            />
-          </Col>
-        </Row>
-      </div>
+      <div ref={fields}>
+        <div className="tool-card">
+          <Row className="g-3 align-items-end">
+            <Col xs={12} sm={6} lg={4}>
+              <NumberField
+                label={t('irrigation.mainline.initialPressure')}
+                unit={PRESSURE_SPEC.unit}
+                value={state.initialPressure}
+                onChange={(value) => dispatch({ type: 'pressure', value })}
+                alert={messageText(state.pressureAlert, t)}
+                testId="mainline-pressure"
+              />
+            </Col>
+            <Col xs={12} sm={6} lg={8}>
+              <DesignerButtons
+                tool="mainline"
+                onAdd={() => dispatch({ type: 'add' })}
+                onReset={() => dispatch({ type: 'reset' })}
+                summary={{
+                  label: t('irrigation.mainline.calculateTotals'),
+                  testId: 'mainline-totals-button',
+                  onClick: () => dispatch({ type: 'totals' }),
+                }}
+              />
+            </Col>
+          </Row>
+        </div>
 
-      {sections.map((s, index) => (
-        <MainlineSection
-          key={s.key}
-          section={s}
-          number={index + 1}
-          lang={lang}
-          onRaw={(field, value) => dispatch({ type: 'raw', key: s.key, field, value })}
-          onCalculate={() => dispatch({ type: 'calculate', key: s.key })}
-          onClear={() => dispatch({ type: 'clear', key: s.key })}
-          onDelete={() => dispatch({ type: 'remove', key: s.key })}
-        />
-      ))}
+        {sections.map((s, index) => (
+          <MainlineSection
+            key={s.key}
+            section={s}
+            number={index + 1}
+            lang={lang}
+            onRaw={(field, value) => dispatch({ type: 'raw', key: s.key, field, value })}
+            onCalculate={() => dispatch({ type: 'calculate', key: s.key })}
+            onClear={() => dispatch({ type: 'clear', key: s.key })}
+            onDelete={() => dispatch({ type: 'remove', key: s.key })}
+          />
+        ))}
+      </div>
 
       {totals && (
         <section

@@ -16,13 +16,14 @@ import {
   SectionStatus,
   type SectionProps,
 } from '../shared/fields.tsx';
-import type { Field, Section } from './state.ts';
+import { errorCount, messageText } from '../shared/fieldCheck.ts';
+import { MAINLINE_SPECS, type Field, type Section } from './state.ts';
 
-/** The number inputs: field, unit and the column width on a phone. */
+/** The number inputs and their column widths on a phone. */
 const INPUTS = [
-  ['flow', 'L/s', 6],
-  ['length', 'm', 6],
-  ['slope', undefined, 12],
+  ['flow', 6],
+  ['length', 6],
+  ['slope', 12],
 ] as const;
 
 /** The calculated figures shown read-only: field and unit. */
@@ -42,8 +43,7 @@ export function MainlineSection({
   onDelete,
 }: { section: Section } & SectionProps<Field>) {
   const { t } = useTranslation();
-  const alertFor = (field: Field) =>
-    section.alert?.field === field ? section.alert.message : null;
+  const alertFor = (field: Field) => messageText(section.errors[field], t);
   const { result, raw } = section;
   const type = resolveMainlinePipeType(raw.pipeType);
   const available: number[] = type ? availableNominalDiameters(type) : [];
@@ -74,6 +74,7 @@ export function MainlineSection({
       number={number}
       title={t('irrigation.mainline.sectionN', { n: number })}
       onCalculate={onCalculate}
+      attempt={section.attempt}
     >
       <Row className="g-2">
         <Col xs={12} sm={6} lg={3}>
@@ -95,11 +96,11 @@ export function MainlineSection({
             ]),
           )}
         </Col>
-        {INPUTS.map(([field, unit, xs]) => (
+        {INPUTS.map(([field, xs]) => (
           <Col key={field} xs={xs} sm={4} lg={2}>
             <NumberField
               label={t(`irrigation.mainline.fields.${field}`)}
-              unit={unit}
+              unit={MAINLINE_SPECS[field].unit || undefined}
               value={raw[field]}
               onChange={(v) => onRaw(field, v)}
               alert={alertFor(field)}
@@ -123,7 +124,12 @@ export function MainlineSection({
         tool="mainline"
         status={result && { text: result.message, ok: result.status === 'ok' }}
       />
-      <SectionActions tool="mainline" onClear={onClear} onDelete={onDelete} />
+      <SectionActions
+        tool="mainline"
+        onClear={onClear}
+        onDelete={onDelete}
+        errors={errorCount(section.errors)}
+      />
     </SectionCard>
   );
 }

@@ -1,5 +1,10 @@
 /** The main-line designer's result as one report description (CSV and PDF: see shared/report.ts). */
-import { MAINLINE_PIPE_TYPES, STATUS_HERE, resolveMainlinePipeType } from '@diagrodl/hydraulics';
+import {
+  MAINLINE_PIPE_TYPES,
+  STATUS_HERE,
+  localizeToolMessage,
+  resolveMainlinePipeType,
+} from '@diagrodl/hydraulics';
 import { formatNumber } from '@/lib/format.ts';
 import type { Language } from '@/lib/i18n.ts';
 import { reportedFields, type Cell, type Figure, type Report } from '../shared/report.ts';
@@ -93,7 +98,7 @@ export function mainlineReport(state: State, t: Translate, lang: Language): Repo
             { csv: s.input?.slope ?? raw.slope, pdf: raw.slope },
             number(s.result?.velocity),
             number(s.result?.hf),
-            s.result?.message ?? STATUS_HERE,
+            localizeToolMessage(s.result?.message ?? STATUS_HERE, lang),
           ];
         }),
         maxRows: 20,
@@ -114,7 +119,7 @@ export function mainlineReport(state: State, t: Translate, lang: Language): Repo
               ? [
                   {
                     kind: 'text' as const,
-                    text: totals.message,
+                    text: localizeToolMessage(totals.message, lang),
                     tone: 'danger' as const,
                     joined: true,
                   },

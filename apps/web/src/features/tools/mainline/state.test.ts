@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { STATUS_HERE, designMainline, mainlineTotals } from '@diagrodl/hydraulics';
+import {
+  MAINLINE_MESSAGES,
+  STATUS_HERE_ES,
+  localizeToolMessage,
+  designMainline,
+  mainlineTotals,
+} from '@diagrodl/hydraulics';
 import { reportCsvRows, reportPdfBlocks } from '../shared/report.ts';
 import { mainlineReport, negativeEndWarning } from './report.ts';
 import {
@@ -122,6 +128,38 @@ describe('main-line state', () => {
     expect(run(s, { type: 'reset' }).sections).toHaveLength(0);
   });
 
+  it('every field out of its range gets its message at once; the specification’s alert comes first', () => {
+    const s = typed();
+    const key = s.sections[0]!.key;
+    const after = run(
+      s,
+      { type: 'raw', key, field: 'flow', value: '1e7' },
+      { type: 'raw', key, field: 'length', value: '99999' },
+      { type: 'raw', key, field: 'slope', value: '5' },
+      { type: 'calculate', key },
+    );
+    const section = after.sections[0]!;
+    expect(section.result).toBeNull();
+    expect(section.attempt).toBe(1);
+    expect(section.errors).toEqual({
+      // 1e7 is not digits with three decimals: the specification's alert
+      flow: { text: MAINLINE_MESSAGES.threeDecimals },
+      length: { key: 'numberInput.range', values: { min: '0', max: '10000', unit: 'm' } },
+      // −1 < slope < 1: the specification's alert too
+      slope: { text: MAINLINE_MESSAGES.slope },
+    });
+    // An initial pressure above its range: a message, the field kept and no totals.
+    const high = run(typed('5000'), { type: 'totals' });
+    expect(high.pressureAlert).toEqual({
+      key: 'numberInput.range',
+      values: { min: '0.1', max: '300', unit: 'm' },
+    });
+    expect(high.initialPressure).toBe('5000');
+    expect(high.totals).toBeNull();
+    expect(high.attempt).toBe(1);
+    expect(epanetDesign(typed('5000'))).toBeNull();
+  });
+
   it('EPANET needs a pressure and every section designed', () => {
     expect(epanetDesign(typed(''))).toBeNull();
     expect(run(typed(''), { type: 'epanet' }).exportMessage).toBe(
@@ -140,7 +178,7 @@ describe('main-line state', () => {
     const s = typed();
     const zero = run(s, { type: 'raw', key: s.sections[1]!.key, field: 'length', value: '0' });
     const totals = run(zero, { type: 'totals' });
-    expect(totals.sections[1]!.alert).toBeNull();
+    expect(totals.sections[1]!.errors).toEqual({});
     expect(totals.sections[1]!.result?.innerDiameter).not.toBeNull();
     expect(totals.totals?.sectionsWithErrors).toBe(0);
     expect(epanetDesign(zero)).toBeNull();
@@ -173,12 +211,12 @@ describe('main-line saved design', () => {
   const shown = (s: State) => {
     const report = mainlineReport(s, t, 'es');
     return {
-      sections: s.sections.map(({ raw, input, calculatedRaw, result, alert }) => ({
+      sections: s.sections.map(({ raw, input, calculatedRaw, result, errors }) => ({
         raw,
         input,
         calculatedRaw,
         result,
-        alert,
+        errors,
       })),
       totals: s.totals,
       profile: pressureProfile(s),
@@ -214,17 +252,18 @@ describe('main-line saved design', () => {
     saved.sections[0]!.calculatedRaw!.slope = '2';
     const back = init(parseSaved(saved));
     const refused = run(typed('0.01'), { type: 'totals' });
-    expect(refused.pressureAlert).toEqual(expect.any(String));
+    expect(refused.pressureAlert).toEqual({ text: expect.any(String) });
     expect(back.totals).toBeNull();
-    expect(back.pressureAlert).toBe(refused.pressureAlert);
+    expect(back.pressureAlert).toEqual(refused.pressureAlert);
     const key = s.sections[0]!.key;
     const slope = run(
       s,
       { type: 'raw', key, field: 'slope', value: '2' },
       { type: 'calculate', key },
     );
-    expect(slope.sections[0]!.alert?.field).toBe('slope');
-    expect(back.sections[0]!.alert).toEqual(slope.sections[0]!.alert);
+    expect(Object.keys(slope.sections[0]!.errors)).toEqual(['slope']);
+    expect(back.sections[0]!.errors).toEqual(slope.sections[0]!.errors);
+    expect(back.sections[0]!.attempt).toBe(0);
     expect(back.sections[0]!.result).toBeNull();
     expect(back.sections[0]!.raw).toEqual(s.sections[0]!.raw);
   });
@@ -244,7 +283,7 @@ describe('main-line saved design', () => {
     // A field's pressure the engine refuses: the alert, not silently no totals.
     const low = init(parseSaved({ ...old, initialPressure: '0' }));
     expect(low.totals).toBeNull();
-    expect(low.pressureAlert).toBe(run(typed('0'), { type: 'totals' }).pressureAlert);
+    expect(low.pressureAlert).toEqual(run(typed('0'), { type: 'totals' }).pressureAlert);
   });
 });
 
@@ -259,13 +298,18 @@ describe('main-line report', () => {
     expect(rows[1]).toEqual([]);
     const sections = rows.filter((r) => r.length === 9 && typeof r[0] === 'number');
     expect(sections).toHaveLength(3);
-    expect(sections[0]![7]).toBe(s.sections[0]!.result!.hf);
+    // Hf with the 3 decimals shown; the design file keeps all of them.
+    expect(sections[0]![7]).toBe(Number(s.sections[0]!.result!.hf!.toFixed(3)));
     // The empty section is in error (not calculated): the totals say so.
-    expect(sections[2]![8]).toBe(STATUS_HERE);
+    expect(sections[2]![8]).toBe(STATUS_HERE_ES);
     const end = rows.find((r) => r[0] === 'irrigation.mainline.totals.endPressure');
-    expect(end).toEqual(['irrigation.mainline.totals.endPressure', s.totals!.endPressure, 'm']);
+    expect(end).toEqual([
+      'irrigation.mainline.totals.endPressure',
+      Number(s.totals!.endPressure.toFixed(3)),
+      'm',
+    ]);
     // The totals' message follows them without a blank row.
-    expect(rows.at(-1)).toEqual([s.totals!.message]);
+    expect(rows.at(-1)).toEqual([localizeToolMessage(s.totals!.message!, 'es')]);
     expect(rows.at(-2)![0]).toBe('irrigation.mainline.totals.maxVelocity');
   });
 
@@ -300,7 +344,7 @@ describe('main-line report', () => {
     expect(rows[0]).toEqual(['irrigation.mainline.initialPressure', 40, 'm']);
     const first = rows.find((r) => r.length === 9 && r[0] === 1)!;
     expect(first.slice(1, 6)).toEqual(['PVC_RD26', '150', 30, 420.5, 0.004]);
-    expect(first[7]).toBe(calculated.sections[0]!.result!.hf);
+    expect(first[7]).toBe(Number(calculated.sections[0]!.result!.hf!.toFixed(3)));
 
     const blocks = reportPdfBlocks(report, fmt, [null]);
     expect(blocks[0]).toMatchObject({ rows: [['irrigation.mainline.initialPressure', '40 m']] });

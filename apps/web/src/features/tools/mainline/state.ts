@@ -1,9 +1,11 @@
 /**
  * The main-line designer's state: the initial pressure and the sections, with a pure reducer
- * (no React, no browser) so every rule can be unit-tested.
+ * (no React, no browser) so every rule can be unit-tested. Beyond the specification (README): every
+ * number field has a physical range too; the specification's alert on a field comes first.
  */
 import {
   HydraulicsInputError,
+  MAINLINE_MIN_INITIAL_PRESSURE,
   STATUS_HERE,
   availableNominalDiameters,
   designMainline,
@@ -19,10 +21,36 @@ import {
   type MainlineTotals,
 } from '@diagrodl/hydraulics';
 import { is, recalculateSaved } from '../shared/export.ts';
+import {
+  checkField,
+  checkFields,
+  errorCount,
+  type FieldErrors,
+  type FieldMessage,
+  type FieldSpec,
+} from '../shared/fieldCheck.ts';
 
 export const KIND = 'mainline';
 export type Field = keyof MainlineSectionRaw;
 const FIELDS: readonly Field[] = ['pipeType', 'nominalDiameter', 'flow', 'length', 'slope'];
+
+/**
+ * The number fields, their units and physical ranges (a farm's main line); the specification's
+ * rules (three decimals, −1 < slope < 1) come first. A length of 0 is the specification's.
+ */
+export const MAINLINE_SPECS = {
+  flow: { unit: 'L/s', min: 0.01, max: 2000 },
+  length: { unit: 'm', min: 0, max: 10_000 },
+  slope: { unit: '', min: -1, max: 1 },
+} as const satisfies Partial<Record<Field, FieldSpec>>;
+type NumberKey = keyof typeof MAINLINE_SPECS;
+const NUMBER_KEYS = Object.keys(MAINLINE_SPECS) as NumberKey[];
+/** The initial pressure: at least the specification's 0.1 m. */
+export const PRESSURE_SPEC: FieldSpec = {
+  unit: 'm',
+  min: MAINLINE_MIN_INITIAL_PRESSURE,
+  max: 300,
+};
 
 export interface Section {
   key: number;
@@ -36,13 +64,18 @@ export interface Section {
    */
   calculatedRaw: MainlineSectionRaw | null;
   result: MainlineSectionResult | null;
-  alert: { field: string; message: string } | null;
+  /** The messages of the last calculation, by field (the specification's alert first). */
+  errors: FieldErrors<Field>;
+  /** Counts the Calculate presses that found errors: the section moves the focus to the first. */
+  attempt: number;
 }
 
 export interface State {
   initialPressure: string;
-  /** The initial pressure's alert (the engine's message). */
-  pressureAlert: string | null;
+  /** The initial pressure's message (the specification's, or its range). */
+  pressureAlert: FieldMessage | null;
+  /** Counts the totals and exports that found errors: the focus moves to the first. */
+  attempt: number;
   /**
    * The i18n key of the export bar's alert (EPANET needs a pressure and designed sections, each
    * longer than 0 m).
@@ -97,24 +130,60 @@ const newSection = (key: number): Section => ({
   input: null,
   calculatedRaw: null,
   result: null,
-  alert: null,
+  errors: {},
+  attempt: 0,
 });
 
+/**
+ * A section the specification's rules take, but for `field` as typed (the rules of a main-line
+ * section are each about one field): the field's own alert, if any, is the one it gives.
+ */
+function probe(raw: MainlineSectionRaw, field: Field): MainlineSectionRaw {
+  const valid = {
+    pipeType: 'PVC_RD26',
+    nominalDiameter: '150',
+    flow: '1',
+    length: '1',
+    slope: '0',
+  };
+  return { ...valid, [field]: raw[field] };
+}
+
+/**
+ * Validates and designs one section: the result, or no result and the message of every field
+ * at once: the specification's alert where its rule applies to the field, else the field's range.
+ */
 export function calculateSection(s: Section, number: number): Section {
+  const errors: FieldErrors<Field> = checkFields(MAINLINE_SPECS, s.raw, NUMBER_KEYS).errors;
+  for (const field of FIELDS) {
+    const own = validateMainlineSection(probe(s.raw, field), number);
+    if (!own.ok && own.field === field) errors[field] = { text: own.message };
+  }
   const check = validateMainlineSection(s.raw, number);
-  if (!check.ok) {
-    return {
-      ...s,
-      input: null,
-      calculatedRaw: null,
-      result: null,
-      alert: { field: check.field, message: check.message },
-    };
+  if (!check.ok) errors[check.field as Field] = { text: check.message };
+  if (!check.ok || errorCount(errors) > 0) {
+    return { ...s, input: null, calculatedRaw: null, result: null, errors };
   }
   const result = designMainlineSection(check.value, number);
-  const alert =
-    result.innerDiameter === null ? { field: 'nominalDiameter', message: result.message } : null;
-  return { ...s, input: check.value, calculatedRaw: s.raw, result, alert };
+  return {
+    ...s,
+    input: check.value,
+    calculatedRaw: s.raw,
+    result,
+    errors: result.innerDiameter === null ? { nominalDiameter: { text: result.message } } : {},
+  };
+}
+
+/** A section calculated by its Calculate: a press that found errors moves the focus to them. */
+function pressCalculate(s: Section, number: number): Section {
+  const next = calculateSection(s, number);
+  return errorCount(next.errors) > 0 ? { ...next, attempt: s.attempt + 1 } : next;
+}
+
+/** The text of a section's first specification alert (for the totals), else 'Status Here'. */
+function statusOf(s: Section): string {
+  const first = Object.values(s.errors).find((m) => m !== undefined && 'text' in m);
+  return first && 'text' in first ? first.text : STATUS_HERE;
 }
 
 /** The fields of a saved section, or null when they are not. */
@@ -167,7 +236,7 @@ function computeTotals(initialPressure: number, sections: Section[]): MainlineTo
       s.result ?? {
         section: i + 1,
         status: 'error',
-        message: s.alert?.message ?? STATUS_HERE,
+        message: statusOf(s),
         innerDiameter: null,
         velocity: null,
         hf: null,
@@ -193,13 +262,15 @@ function savedTotals(saved: Saved, sections: Section[]): Pick<State, 'totals' | 
   let pressure = saved.totalsPressure ?? null;
   if (pressure === null) {
     const check = validateInitialPressure(saved.initialPressure);
-    if (!check.ok) return { totals: null, pressureAlert: check.message };
+    if (!check.ok) return { totals: null, pressureAlert: { text: check.message } };
     pressure = check.value;
   }
   try {
     return { totals: computeTotals(pressure, sections), pressureAlert: null };
   } catch (err) {
-    if (err instanceof HydraulicsInputError) return { totals: null, pressureAlert: err.message };
+    if (err instanceof HydraulicsInputError) {
+      return { totals: null, pressureAlert: { text: err.message } };
+    }
     throw err;
   }
 }
@@ -210,7 +281,7 @@ function savedTotals(saved: Saved, sections: Section[]): Pick<State, 'totals' | 
  * Calculate's alert), and the totals with their own pressure.
  */
 export function init(saved: Saved | null): State {
-  const base = { pressureAlert: null, exportMessage: null };
+  const base = { pressureAlert: null, exportMessage: null, attempt: 0 };
   if (!saved) {
     return { ...base, initialPressure: '', sections: [newSection(1)], totals: null, nextKey: 2 };
   }
@@ -234,16 +305,35 @@ const updateSection = (
   update: (s: Section, index: number) => Section,
 ): Section[] => state.sections.map((s, i) => (s.key === key ? update(s, i) : s));
 
-/** The initial-pressure rule: a number >= 0.1 m, otherwise its alert and the field cleared. */
+/**
+ * The initial-pressure rule: a number >= 0.1 m, otherwise its alert and the field cleared (the
+ * specification's); then its range (a message, the field kept).
+ */
 function checkPressure(state: State): { state: State; pressure: number | null } {
   const check = validateInitialPressure(state.initialPressure);
   if (!check.ok) {
     return {
-      state: { ...state, pressureAlert: check.message, initialPressure: '', totals: null },
+      state: {
+        ...state,
+        pressureAlert: { text: check.message },
+        initialPressure: '',
+        totals: null,
+      },
       pressure: null,
     };
   }
+  const range = checkField(PRESSURE_SPEC, state.initialPressure);
+  if ('error' in range) {
+    return { state: { ...state, pressureAlert: range.error, totals: null }, pressure: null };
+  }
   return { state: { ...state, pressureAlert: null }, pressure: check.value };
+}
+
+/** A totals or export press: one that found errors moves the focus to the first. */
+function pressed(before: State, after: State): State {
+  const found =
+    after.pressureAlert !== null || after.sections.some((s) => errorCount(s.errors) > 0);
+  return found ? { ...after, attempt: before.attempt + 1 } : after;
 }
 
 export function reducer(state: State, action: Action): State {
@@ -274,7 +364,7 @@ export function reducer(state: State, action: Action): State {
         totals: null,
         sections: state.sections
           .filter((s) => s.key !== action.key)
-          .map((s, i) => (s.result || s.alert ? calculateSection(s, i + 1) : s)),
+          .map((s, i) => (s.result || errorCount(s.errors) > 0 ? calculateSection(s, i + 1) : s)),
       };
     case 'raw':
       return {
@@ -291,7 +381,7 @@ export function reducer(state: State, action: Action): State {
         }),
       };
     case 'calculate': {
-      const sections = updateSection(state, action.key, (s, i) => calculateSection(s, i + 1));
+      const sections = updateSection(state, action.key, (s, i) => pressCalculate(s, i + 1));
       return { ...state, sections, totals: followTotals(state.totals, sections) };
     }
     case 'clear':
@@ -302,22 +392,29 @@ export function reducer(state: State, action: Action): State {
       };
     case 'totals': {
       const checked = checkPressure({ ...state, exportMessage: null });
-      if (checked.pressure === null) return checked.state;
+      if (checked.pressure === null) return pressed(state, checked.state);
       const sections = state.sections.map((s, i) => calculateSection(s, i + 1));
-      return { ...checked.state, sections, totals: computeTotals(checked.pressure, sections) };
+      return pressed(state, {
+        ...checked.state,
+        sections,
+        totals: computeTotals(checked.pressure, sections),
+      });
     }
     case 'epanet': {
       const checked = checkPressure(state);
       if (checked.pressure === null) {
-        return { ...checked.state, exportMessage: 'irrigation.mainline.epanetNeedsPressure' };
+        return pressed(state, {
+          ...checked.state,
+          exportMessage: 'irrigation.mainline.epanetNeedsPressure',
+        });
       }
       const sections = state.sections.map((s, i) => calculateSection(s, i + 1));
-      return {
+      return pressed(state, {
         ...checked.state,
         sections,
         totals: followTotals(checked.state.totals, sections),
         exportMessage: epanetProblem(sections),
-      };
+      });
     }
   }
 }
@@ -336,12 +433,12 @@ function epanetProblem(sections: Section[]): string | null {
 
 /** The design the EPANET export writes for this state, or null when it cannot be made. */
 export function epanetDesign(state: State): MainlineDesign | null {
-  const pressure = validateInitialPressure(state.initialPressure);
-  if (!pressure.ok) return null;
+  const { pressure } = checkPressure(state);
+  if (pressure === null) return null;
   const sections = state.sections.map((s, i) => calculateSection(s, i + 1));
   if (epanetProblem(sections) !== null) return null;
   return designMainline({
-    initialPressure: pressure.value,
+    initialPressure: pressure,
     sections: sections.map((s) => s.input!),
   });
 }

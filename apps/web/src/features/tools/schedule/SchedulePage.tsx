@@ -10,7 +10,15 @@ import { FiguresTable } from '../shared/FiguresTable.tsx';
 import { InlineAlert } from '../shared/InlineAlert.tsx';
 import { LineChart } from '../shared/LineChart.tsx';
 import { ToolPage } from '../shared/ToolPage.tsx';
-import { NumberField, SelectField, StatusLine, useExportLabels } from '../shared/fields.tsx';
+import {
+  ErrorCount,
+  NumberField,
+  SelectField,
+  StatusLine,
+  useExportLabels,
+} from '../shared/fields.tsx';
+import { errorCount, messageText } from '../shared/fieldCheck.ts';
+import { useFocusInvalid } from '../shared/useFocusInvalid.ts';
 import { useDesign } from '../shared/useDesign.ts';
 import { useNumberFormat } from '../shared/useNumberFormat.ts';
 import { useReportExport } from '../shared/useReportExport.ts';
@@ -59,6 +67,8 @@ export default function SchedulePage() {
   const exports = useReportExport(KIND, [chartRef]);
   const location = useLocation();
   const navigate = useNavigate();
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, state.attempt);
 
   // Values handed over by the lateral page's button: taken once, then dropped from the history
   // entry so that a reload does not take them again over what the user typed since.
@@ -78,10 +88,9 @@ export default function SchedulePage() {
     }
   }, [calculation]);
   const active = new Set(activeFields(options));
-  const alert = state.alert && {
-    field: state.alert.field,
-    text: t(state.alert.key, state.alert.fallback ? { defaultValue: state.alert.fallback } : {}),
-  };
+  const message = (field: string) => messageText(state.errors[field], t);
+  // An engine's message about a field the choices hide goes under the form.
+  const hidden = Object.keys(state.errors).filter((field) => !active.has(field as FieldKey));
   const setOptions = (patch: Partial<Options>) => dispatch({ type: 'options', patch });
   const select = <T extends string>(
     key: keyof Options,
@@ -123,6 +132,7 @@ export default function SchedulePage() {
         />
       )}
       <form
+        ref={form}
         noValidate
         className="tool-card mt-3"
         onSubmit={(e) => {
@@ -163,10 +173,10 @@ export default function SchedulePage() {
                   <Col key={key} xs={12} sm={6} lg={4}>
                     <NumberField
                       label={t(`irrigation.schedule.fields.${key}`)}
-                      unit={FIELDS[key] || undefined}
+                      unit={FIELDS[key].unit || undefined}
                       value={raw[key]}
                       onChange={(v) => dispatch({ type: 'raw', key, value: v })}
-                      alert={alert?.field === key ? alert.text : null}
+                      alert={message(key)}
                       testId={`schedule-${key}`}
                     />
                   </Col>
@@ -174,9 +184,9 @@ export default function SchedulePage() {
             </Row>
           </fieldset>
         ))}
-        {alert && !active.has(alert.field as FieldKey) && (
-          <InlineAlert message={alert.text} testId="schedule-alert" />
-        )}
+        {hidden.map((field) => (
+          <InlineAlert key={field} message={message(field)} testId="schedule-alert" />
+        ))}
         <div className="d-flex flex-wrap gap-2 mt-3">
           <Button type="submit" variant="success" data-testid="schedule-calculate">
             {t('irrigation.calculate')}
@@ -188,6 +198,7 @@ export default function SchedulePage() {
           >
             {t('irrigation.schedule.reset')}
           </Button>
+          <ErrorCount count={errorCount(state.errors)} testId="schedule-error-count" />
         </div>
       </form>
 

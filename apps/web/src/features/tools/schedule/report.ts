@@ -157,7 +157,13 @@ export function scheduleReport(
     const value = key === 'et0' && options.et0Source !== 'typed' ? undefined : numbers[key];
     return typeof value !== 'number'
       ? []
-      : [{ label: field(key), value: { csv: value, pdf: plain(value, lang) }, unit: FIELDS[key] }];
+      : [
+          {
+            label: field(key),
+            value: { csv: value, pdf: plain(value, lang) },
+            unit: FIELDS[key].unit,
+          },
+        ];
   });
   const figure = ([key, value, unit, digits]: FigureRow, group: string): Figure => {
     const label =
@@ -209,9 +215,14 @@ export function scheduleReport(
         kind: 'table',
         only: 'csv',
         heading: '',
-        columns: ['day', 'stage', 'kc', 'etc'].map((c) => ({
-          label: t(`irrigation.schedule.cols.${c}`),
-        })),
+        columns: (
+          [
+            ['day', 0],
+            ['stage', undefined],
+            ['kc', 3],
+            ['etc', 2],
+          ] as const
+        ).map(([c, digits]) => ({ label: t(`irrigation.schedule.cols.${c}`), digits })),
         rows: seasonCurve(calculation, computed.et0Value).map((p) => [
           p.day,
           t(`irrigation.schedule.stages.${p.stage}`),

@@ -26,7 +26,7 @@ const typed = () =>
 describe('irrigation scheduling state', () => {
   it('the defaults are FAO-56 Example 18 and tomato on day 80', () => {
     const s = calculated(init(null));
-    expect(s.alert).toBeNull();
+    expect(s.errors).toEqual({});
     const c = compute(s.calculation!);
     expect(c.et0!.et0.toFixed(2)).toBe('3.88');
     expect(c.et0!.Ra.toFixed(2)).toBe('41.09');
@@ -55,7 +55,7 @@ describe('irrigation scheduling state', () => {
     expect(activeFields(hargreaves.options)).not.toContain('rhmax');
     // A bad relative humidity does not matter to Hargreaves.
     const s = calculated(apply(hargreaves, { type: 'raw', key: 'rhmax', value: 'x' }));
-    expect(s.alert).toBeNull();
+    expect(s.errors).toEqual({});
     expect(compute(s.calculation!).et0!.method).toBe('hargreaves');
     const month = calculated(
       apply(
@@ -68,25 +68,48 @@ describe('irrigation scheduling state', () => {
     expect(compute(month.calculation!).et0!.G).toBeCloseTo(0.14 * (16.9 - 20), 12);
   });
 
-  it('names the field that is not a number, or that the engine refuses', () => {
+  it('gives every field its message at once, and no result (none of the values before)', () => {
     const good = calculated(init(null));
-    const nan = calculated(apply(good, { type: 'raw', key: 'tmax', value: 'abc' }));
-    expect(nan.alert).toEqual({ field: 'tmax', key: 'irrigation.notANumber' });
-    expect(nan.calculation).toBe(good.calculation);
-    const blank = calculated(apply(good, { type: 'raw', key: 'emitterFlow', value: ' ' }));
-    expect(blank.alert).toEqual({ field: 'emitterFlow', key: 'irrigation.notANumber' });
-    const refused = calculated(apply(good, { type: 'raw', key: 'rhmin', value: '90' }));
-    expect(refused.alert).toMatchObject({
-      field: 'rhmin',
-      key: 'irrigation.schedule.invalid.rhmin',
+    const s = calculated(
+      apply(
+        good,
+        { type: 'raw', key: 'tmax', value: 'abc' },
+        { type: 'raw', key: 'emitterFlow', value: ' ' },
+        { type: 'raw', key: 'windSpeed', value: '50' },
+        { type: 'raw', key: 'eu', value: '0' },
+      ),
+    );
+    expect(s.calculation).toBeNull();
+    expect(s.attempt).toBe(1);
+    expect(s.errors).toEqual({
+      tmax: { key: 'numberInput.notANumber' },
+      emitterFlow: { key: 'numberInput.required' },
+      windSpeed: {
+        key: 'numberInput.otherUnit',
+        values: { typed: '50', other: 'km/h', converted: '13.889', unit: 'm/s' },
+      },
+      eu: { key: 'numberInput.range', values: { min: '50', max: '100', unit: '%' } },
     });
+  });
+
+  it('names the field the engine refuses once every field is in its range', () => {
+    const good = calculated(init(null));
+    const refused = calculated(apply(good, { type: 'raw', key: 'rhmin', value: '90' }));
+    expect(refused.errors).toEqual({
+      rhmin: { key: 'irrigation.schedule.invalid.rhmin', fallback: expect.any(String) },
+    });
+    expect(refused.calculation).toBeNull();
     const stage = calculated(apply(good, { type: 'raw', key: 'late', value: '0' }));
-    expect(stage.alert).toMatchObject({ field: 'late', key: 'irrigation.schedule.invalid.late' });
+    expect(stage.errors).toEqual({
+      late: { key: 'numberInput.range', values: { min: '1', max: '365', unit: 'd' } },
+    });
     const pump = calculated(apply(good, { type: 'raw', key: 'systemFlow', value: '10' }));
-    expect(pump.alert).toMatchObject({ field: 'area', key: 'irrigation.schedule.invalid.area' });
+    expect(pump.errors).toEqual({
+      area: { key: 'irrigation.schedule.invalid.area', fallback: expect.any(String) },
+    });
     // Optional fields may stay blank.
     const optional = calculated(apply(good, { type: 'raw', key: 'effectiveRain', value: '' }));
-    expect(optional.alert).toBeNull();
+    expect(optional.errors).toEqual({});
     expect(optional.calculation!.schedule.effectiveRain).toBe(0);
   });
 
@@ -146,7 +169,7 @@ describe('irrigation scheduling saved design', () => {
     expect(back.raw).toEqual(edited.raw);
     expect(back.options).toEqual(edited.options);
     expect(back.calculation).toEqual(s.calculation);
-    expect(back.alert).toBeNull();
+    expect(back.errors).toEqual({});
     expect(shown(back)).toEqual(shown(s));
     expect(shown(back).computed.schedule.sectors).toBe(compute(s.calculation!).schedule.sectors);
     expect(toSaved(back)).toEqual(JSON.parse(JSON.stringify(toSaved(edited))));
@@ -167,7 +190,7 @@ describe('irrigation scheduling saved design', () => {
     ];
     for (const actions of cases) {
       const s = calculated(apply(init(null), ...actions));
-      expect(s.alert).toBeNull();
+      expect(s.errors).toEqual({});
       const edited = apply(
         s,
         { type: 'raw', key: 'emitterFlow', value: '2' },
@@ -179,15 +202,21 @@ describe('irrigation scheduling saved design', () => {
     }
   });
 
-  it('a saved calculation the engine refuses gets the alert Calculate gives', () => {
+  it('a saved calculation out of range or refused by the engine gets the message Calculate gives', () => {
     const s = calculated(init(null));
     const saved = JSON.parse(JSON.stringify(toSaved(s))) as ReturnType<typeof toSaved>;
     saved.calculation!.values.eu = 0;
     const back = init(parseSaved(saved));
     const typed = calculated(apply(init(null), { type: 'raw', key: 'eu', value: '0' }));
-    expect(typed.alert?.field).toBe('eu');
+    expect(Object.keys(typed.errors)).toEqual(['eu']);
     expect(back.calculation).toBeNull();
-    expect(back.alert).toEqual(typed.alert);
+    expect(back.errors).toEqual(typed.errors);
+    expect(back.attempt).toBe(0);
+    saved.calculation!.values.eu = 90;
+    saved.calculation!.values.rhmin = 95;
+    const refused = init(parseSaved(saved));
+    expect(refused.calculation).toBeNull();
+    expect(refused.errors.rhmin).toMatchObject({ key: 'irrigation.schedule.invalid.rhmin' });
   });
 
   it('older files (and calculations that cannot be read) are calculated again from the fields', () => {
@@ -221,7 +250,15 @@ describe('irrigation scheduling report', () => {
       'irrigation.schedule.et0Sources.penman-monteith',
     ]);
     expect(rows).toContainEqual(['irrigation.schedule.fields.tmax', 21.5, '°C']);
-    expect(rows).toContainEqual(['irrigation.schedule.et0Figures.Ra', c.et0!.Ra, 'MJ/m²/d']);
+    // Numbers with the decimals shown (at least 3): 41.09 MJ/m²/d on the screen, 41.091 here.
+    expect(rows).toContainEqual([
+      'irrigation.schedule.et0Figures.Ra',
+      Number(c.et0!.Ra.toFixed(3)),
+      'MJ/m²/d',
+    ]);
+    for (const n of rows.flat().filter((x): x is number => typeof x === 'number')) {
+      expect(n, String(n)).toBe(Number(n.toFixed(4)));
+    }
     expect(rows).toContainEqual(['irrigation.schedule.figures.sectors', c.schedule.sectors, '']);
     const season = rows.findIndex((r) => r[0] === 'irrigation.schedule.cols.day');
     expect(rows.slice(season + 1)).toHaveLength(135);
@@ -229,7 +266,7 @@ describe('irrigation scheduling report', () => {
       80,
       'irrigation.schedule.stages.midSeason',
       1.15,
-      1.15 * c.et0!.et0,
+      Number((1.15 * c.et0!.et0).toFixed(3)),
     ]);
   });
 

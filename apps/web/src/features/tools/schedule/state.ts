@@ -1,7 +1,8 @@
 /**
  * The irrigation scheduling screen's state: the raw strings of its fields, the choices (how ET0
- * is obtained, humidity, radiation, how Kc is chosen), the last calculation and the alert, with a
- * pure reducer (no React, no browser).
+ * is obtained, humidity, radiation, how Kc is chosen), the last calculation and the messages of its
+ * fields, with a pure reducer (no React, no browser). Every number field has a physical range: a
+ * value outside it gets a message on its field and no result.
  */
 import {
   HydraulicsInputError,
@@ -11,13 +12,22 @@ import {
   checkCropStages,
   irrigationSchedule,
   monthDayOfYear,
-  parseDecimal,
   referenceEvapotranspiration,
   type CropStages,
   type Et0Input,
   type ScheduleInput,
 } from '@diagrodl/hydraulics';
 import { is } from '../shared/export.ts';
+import {
+  CENTIMETRES,
+  KC,
+  SHARED_FIELDS,
+  STAGE_FIELDS,
+  checkFields,
+  checkValues,
+  type FieldErrors,
+  type FieldSpec,
+} from '../shared/fieldCheck.ts';
 
 export const KIND = 'schedule';
 
@@ -32,44 +42,51 @@ export type RadiationMode = (typeof RADIATION_MODES)[number];
 export const KC_MODES = ['stage', 'typed'] as const;
 export type KcMode = (typeof KC_MODES)[number];
 
-/** Every number field of the screen with its unit (the field's label is in the locales). */
+const TEMPERATURE: FieldSpec = { unit: '°C', min: -40, max: 60 };
+const HUMIDITY: FieldSpec = { unit: '%', min: 0, max: 100 };
+
+/**
+ * Every number field of the screen with its unit and physical range (the field's label is in the
+ * locales); the engines' own checks (tmin not above tmax, sunshine within the day's light…) come
+ * after.
+ */
 export const FIELDS = {
-  latitude: '°',
-  altitude: 'm',
-  dayOfYear: '',
-  tmax: '°C',
-  tmin: '°C',
-  rhmax: '%',
-  rhmin: '%',
-  rhmean: '%',
-  tdew: '°C',
-  ea: 'kPa',
-  windSpeed: 'm/s',
-  windHeight: 'm',
-  sunshineHours: 'h',
-  solarRadiation: 'MJ/m²/d',
-  tPrevious: '°C',
-  tNext: '°C',
-  et0: 'mm/d',
-  initial: 'd',
-  development: 'd',
-  midSeason: 'd',
-  late: 'd',
-  kcIni: '',
-  kcMid: '',
-  kcEnd: '',
-  day: '',
-  kc: '',
-  effectiveRain: 'mm/d',
-  emitterFlow: 'L/h',
-  emitterSpacing: 'm',
-  lateralSpacing: 'm',
-  eu: '%',
-  leachingFraction: '',
-  hoursAvailable: 'h',
-  area: 'ha',
-  systemFlow: 'm³/h',
-} as const;
+  latitude: SHARED_FIELDS.latitude,
+  altitude: SHARED_FIELDS.altitude,
+  dayOfYear: { unit: '', min: 1, max: 366, integer: true },
+  tmax: TEMPERATURE,
+  tmin: TEMPERATURE,
+  rhmax: HUMIDITY,
+  rhmin: HUMIDITY,
+  rhmean: HUMIDITY,
+  tdew: { unit: '°C', min: -40, max: 50 },
+  ea: { unit: 'kPa', min: 0, max: 10, other: { factor: 0.1, unit: 'hPa' } },
+  windSpeed: { unit: 'm/s', min: 0, max: 30, other: { factor: 1 / 3.6, unit: 'km/h' } },
+  windHeight: { unit: 'm', min: 0.5, max: 100, other: CENTIMETRES },
+  sunshineHours: { unit: 'h', min: 0, max: 24 },
+  solarRadiation: {
+    unit: 'MJ/m²/d',
+    min: 0.1,
+    max: 50,
+    // a day's mean in W/m²: 1 W/m² over 86 400 s is 0.0864 MJ/m²
+    other: { factor: 0.0864, unit: 'W/m²' },
+  },
+  tPrevious: TEMPERATURE,
+  tNext: { ...TEMPERATURE, optional: true },
+  et0: { unit: 'mm/d', min: 0, max: 25 },
+  ...STAGE_FIELDS,
+  day: { unit: '', min: 1, max: 4 * 365, integer: true },
+  kc: KC,
+  effectiveRain: { unit: 'mm/d', min: 0, max: 200, optional: true },
+  emitterFlow: SHARED_FIELDS.emitterFlow,
+  emitterSpacing: SHARED_FIELDS.emitterSpacing,
+  lateralSpacing: SHARED_FIELDS.lateralSpacing,
+  eu: SHARED_FIELDS.eu,
+  leachingFraction: { ...SHARED_FIELDS.leachingFraction, optional: true },
+  hoursAvailable: SHARED_FIELDS.hoursAvailable,
+  area: { unit: 'ha', min: 0.001, max: 5000, optional: true },
+  systemFlow: { unit: 'm³/h', min: 0.1, max: 5000, optional: true },
+} as const satisfies Record<string, FieldSpec>;
 export type FieldKey = keyof typeof FIELDS;
 export type Raw = Record<FieldKey, string>;
 
@@ -114,15 +131,8 @@ const ET0_OPTIONAL = FIELD_GROUPS.climate.filter(
     !['et0', 'latitude', 'dayOfYear', 'tmax', 'tmin'].includes(k),
 );
 const KEYS = Object.keys(FIELDS) as FieldKey[];
-
-/** Fields that may stay blank: their default (0) or nothing. */
-const OPTIONAL: readonly FieldKey[] = [
-  'tNext',
-  'effectiveRain',
-  'leachingFraction',
-  'area',
-  'systemFlow',
-];
+/** Whether a field may stay blank (its default, 0, or nothing). */
+const optional = (key: FieldKey) => (FIELDS[key] as FieldSpec).optional === true;
 
 export interface Options {
   et0Source: Et0Source;
@@ -222,30 +232,19 @@ export function activeFields(options: Options): FieldKey[] {
   return fields;
 }
 
-/** The alert of a field: an i18n key and the engine's message when the key has no text. */
-export interface FieldAlert {
-  field: string;
-  key: string;
-  fallback?: string;
-}
+/** The messages of a calculation, by field (an engine's may name a field the choices hide). */
+export type Errors = FieldErrors<string>;
 
 /** The numbers of the active fields, by field (optional fields left blank are left out). */
 type Values = Partial<Record<FieldKey, number>>;
 
-/** The numbers of the active fields, or the first field that is not a number. */
+/** The calculation of the active fields, or every message of them at once. */
 export function toCalculation(
   raw: Raw,
   options: Options,
-): { value: Calculation } | { alert: FieldAlert } {
-  const n: Values = {};
-  for (const key of activeFields(options)) {
-    const text = raw[key];
-    if (OPTIONAL.includes(key) && text.trim() === '') continue;
-    const value = parseDecimal(text);
-    if (value === null) return { alert: { field: key, key: 'irrigation.notANumber' } };
-    n[key] = value;
-  }
-  return { value: buildCalculation(n, options) };
+): { value: Calculation } | { errors: Errors } {
+  const { values, errors } = checkFields(FIELDS, raw, activeFields(options));
+  return Object.keys(errors).length > 0 ? { errors } : { value: buildCalculation(values, options) };
 }
 
 /** The calculation of the active fields' numbers `n` with the choices `options`. */
@@ -339,7 +338,10 @@ export interface SavedData {
 export interface State extends Saved {
   /** The calculation of the results shown (the fields and selectors may have changed since). */
   calculation: Calculation | null;
-  alert: FieldAlert | null;
+  /** The messages of the last Calculate, by field. */
+  errors: Errors;
+  /** Counts the Calculate presses that found errors: the screen moves the focus to the first. */
+  attempt: number;
   /** True right after values came from the lateral page (a note on the screen; not saved). */
   imported: boolean;
 }
@@ -351,29 +353,44 @@ export type Action =
   | { type: 'calculate' }
   | { type: 'reset' };
 
-/** The alert for an input the engine refuses (its field and message). */
-function engineAlert(error: HydraulicsInputError): FieldAlert {
+/** The message for an input the engine refuses, on its field. */
+function engineError(error: HydraulicsInputError): Errors {
   const field = error.field.replace(/^stages\./, '');
-  return { field, key: `irrigation.schedule.invalid.${field}`, fallback: error.message };
+  return {
+    [field]: { key: `irrigation.schedule.invalid.${field}`, fallback: error.message },
+  };
 }
 
-/** The alert Calculate gives when the engine refuses a calculation; null when it computes it. */
-function refused(calculation: Calculation): FieldAlert | null {
+/**
+ * The messages Calculate gives for a calculation: numbers outside their ranges (a saved design's
+ * too), else the field the engines refuse; null when it computes.
+ */
+function refused(calculation: Calculation): Errors | null {
+  const ranges = checkValues(FIELDS, calculationValues(calculation));
+  if (Object.keys(ranges).length > 0) return ranges;
   try {
     compute(calculation);
     return null;
   } catch (error) {
-    if (error instanceof HydraulicsInputError) return engineAlert(error);
+    if (error instanceof HydraulicsInputError) return engineError(error);
     throw error;
   }
 }
 
+/** Calculate: the results, or every message and no result (none of the values before either). */
 function calculate(state: State): State {
   const parsed = toCalculation(state.raw, state.options);
-  if ('alert' in parsed) return { ...state, alert: parsed.alert };
-  const alert = refused(parsed.value);
-  if (alert) return { ...state, alert };
-  return { ...state, alert: null, calculation: parsed.value, calculated: true };
+  const errors = 'errors' in parsed ? parsed.errors : refused(parsed.value);
+  if (errors || !('value' in parsed)) {
+    return {
+      ...state,
+      errors: errors ?? {},
+      calculation: null,
+      calculated: false,
+      attempt: state.attempt + 1,
+    };
+  }
+  return { ...state, errors: {}, calculation: parsed.value, calculated: true };
 }
 
 /**
@@ -387,15 +404,16 @@ export function init(saved: Saved | null): State {
     options: saved?.options ?? { ...DEFAULT_OPTIONS },
     calculated: false,
     calculation: null,
-    alert: null,
+    errors: {},
+    attempt: 0,
     imported: false,
   };
   if (saved?.calculation) {
-    const alert = refused(saved.calculation);
-    if (alert) return { ...state, alert };
+    const errors = refused(saved.calculation);
+    if (errors) return { ...state, errors };
     return { ...state, calculation: saved.calculation, calculated: true };
   }
-  return saved?.calculated ? calculate(state) : state;
+  return saved?.calculated ? { ...calculate(state), attempt: 0 } : state;
 }
 
 /** Saved choices: those that are one of their values (a month 1-12 as text). */
@@ -423,7 +441,7 @@ function readCalculation(data: unknown): Calculation | null {
   const n: Values = {};
   for (const key of activeFields(options as Options)) {
     const value = values[key];
-    if (OPTIONAL.includes(key) && value === undefined) continue;
+    if (optional(key) && value === undefined) continue;
     if (!is.number(value)) return null;
     n[key] = value;
   }
@@ -478,7 +496,7 @@ export function reducer(state: State, action: Action): State {
         // the results came from the values before: they go until Calculate
         calculation: null,
         calculated: false,
-        alert: null,
+        errors: {},
         imported: true,
       };
     case 'reset':

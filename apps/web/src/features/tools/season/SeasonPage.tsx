@@ -8,7 +8,9 @@ import { useLocation, useNavigate } from 'react-router';
 import { ExportBar } from '../shared/ExportBar.tsx';
 import { InlineAlert } from '../shared/InlineAlert.tsx';
 import { ToolPage } from '../shared/ToolPage.tsx';
-import { NumberField, SelectField, useExportLabels } from '../shared/fields.tsx';
+import { ErrorCount, NumberField, SelectField, useExportLabels } from '../shared/fields.tsx';
+import { messageText } from '../shared/fieldCheck.ts';
+import { useFocusInvalid } from '../shared/useFocusInvalid.ts';
 import { useDesign } from '../shared/useDesign.ts';
 import { useNumberFormat } from '../shared/useNumberFormat.ts';
 import { useReportExport } from '../shared/useReportExport.ts';
@@ -47,7 +49,8 @@ export default function SeasonPage() {
   const navigate = useNavigate();
   const balanceForm = useRef<HTMLFormElement>(null);
   const riskForm = useRef<HTMLFormElement>(null);
-  const lastSection = useRef<Section>('balance');
+  // The form of the last Calculate: its first invalid field takes the focus.
+  const invalidScope = useRef<HTMLFormElement | null>(null);
   // The section whose Calculate was pressed: its results, once shown, take the focus (on a phone
   // they are below the form, out of sight).
   const pending = useRef<Section | null>(null);
@@ -64,11 +67,7 @@ export default function SeasonPage() {
   }, [fromSchedule, dispatch, navigate, location.pathname]);
 
   // A Calculate that found errors: the focus goes to the first field (or file) with one.
-  useEffect(() => {
-    if (state.attempt === 0) return;
-    const form = lastSection.current === 'balance' ? balanceForm.current : riskForm.current;
-    form?.querySelector<HTMLElement>('[aria-invalid="true"], [data-invalid="true"]')?.focus();
-  }, [state.attempt]);
+  useFocusInvalid(invalidScope, state.attempt);
   useEffect(() => {
     const section = pending.current;
     pending.current = null;
@@ -87,15 +86,14 @@ export default function SeasonPage() {
   }, [state.balanceInput, state.riskInput]);
   const { balance, risk } = computed;
 
-  const message = (m: Message | undefined) =>
-    m ? t(m.key, { ...m.values, defaultValue: t('irrigation.season.errors.refused') }) : null;
+  const message = (m: Message | undefined) => messageText(m, t);
   const errorCount = (section: Section) =>
     [
       ...sectionFields(section, options),
       ...(section === 'balance' ? ['plantingDate', 'daily'] : ['hourly']),
     ].filter((k) => state.errors[k as FieldKey]).length;
   const calculate = (section: Section) => {
-    lastSection.current = section;
+    invalidScope.current = section === 'balance' ? balanceForm.current : riskForm.current;
     pending.current = section;
     dispatch({ type: 'calculate', section });
   };
@@ -118,14 +116,9 @@ export default function SeasonPage() {
       <Row className="g-3">{children}</Row>
     </fieldset>
   );
-  const count = (section: Section) => {
-    const n = errorCount(section);
-    return n > 0 ? (
-      <span className="text-danger small align-self-center" data-testid={`season-${section}-count`}>
-        {t('irrigation.season.errors.count', { count: n })}
-      </span>
-    ) : null;
-  };
+  const count = (section: Section) => (
+    <ErrorCount count={errorCount(section)} testId={`season-${section}-count`} />
+  );
   const report = () => (balance || risk ? seasonReport(state, computed, t, lang, fmt) : null);
 
   return (

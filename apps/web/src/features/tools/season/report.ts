@@ -12,9 +12,6 @@ import type { Translate } from '../shared/translate.ts';
 import type { FixedFormatter } from '../shared/useNumberFormat.ts';
 import { FIELDS, sectionFields, type Computed, type State } from './state.ts';
 
-/** A measurement's precision in the CSV: 3 decimals, no binary noise (5.745314148 → 5.745). */
-export const csvNumber = (value: number): number => Number(value.toFixed(3));
-
 /** A date (YYYY-MM-DD) as the language writes it short ('1 abr', 'Apr 1'). */
 export function shortDate(date: string, lang: Language, year = false): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
@@ -108,7 +105,7 @@ export function riskAlerts(r: RiskResult): { date: string; model: 'tomcast' | 'l
   ]);
 }
 
-const num = (value: number | null): Cell => (value === null ? '' : csvNumber(value));
+const num = (value: number | null): Cell => value ?? '';
 
 /** The columns of the balance's table the PDF keeps (its page is narrow); the CSV has them all. */
 const PDF_BALANCE = new Set([
@@ -193,7 +190,7 @@ export function seasonReport(
         heading: `${t('irrigation.season.balance.title')}: ${t('irrigation.results')}`,
         figures: balanceFigures(balance).map(([key, value, unit, digits]) => ({
           label: t(`irrigation.season.figures.${key}`),
-          value: csvNumber(value),
+          value,
           unit,
           digits,
         })),

@@ -6,10 +6,11 @@ import {
   waterBalance,
 } from '@diagrodl/hydraulics';
 import { describe, expect, it } from 'vitest';
-import { reportCsvRows, reportPdfBlocks } from '../shared/report.ts';
-import { csvNumber, riskAlerts, seasonReport } from './report.ts';
+import { checkField as checkSpec } from '../shared/fieldCheck.ts';
+import { csvNumber, reportCsvRows, reportPdfBlocks } from '../shared/report.ts';
+import { riskAlerts, seasonReport } from './report.ts';
 import {
-  checkField,
+  FIELDS,
   compute,
   init,
   parseSaved,
@@ -30,6 +31,8 @@ const withSamples = () =>
 const t = ((key: string, values?: Record<string, unknown>) =>
   values ? `${key} ${JSON.stringify(values)}` : key) as never;
 const fmt = (v: number, d = 2) => v.toFixed(d);
+/** The message (or number) of what is typed in a field of this screen. */
+const checkField = (key: keyof typeof FIELDS, text: string) => checkSpec(FIELDS[key], text);
 
 describe('season calendar state', () => {
   it('calculates the water balance of the sample with the defaults', () => {
@@ -64,13 +67,13 @@ describe('season calendar state', () => {
     );
     expect(s.balanceInput).toBeNull();
     expect(s.attempt).toBe(1);
-    expect(s.errors.fieldCapacity?.key).toBe('irrigation.season.errors.required');
+    expect(s.errors.fieldCapacity).toMatchObject({ key: 'numberInput.required' });
     expect(s.errors.rootDepth).toEqual({
-      key: 'irrigation.season.errors.otherUnit',
+      key: 'numberInput.otherUnit',
       values: { typed: '70', other: 'cm', converted: '0.7', unit: 'm' },
     });
-    expect(s.errors.emitterFlow?.key).toBe('irrigation.season.errors.range');
-    expect(s.errors.eu?.key).toBe('irrigation.season.errors.notANumber');
+    expect(s.errors.emitterFlow).toMatchObject({ key: 'numberInput.range' });
+    expect(s.errors.eu).toMatchObject({ key: 'numberInput.notANumber' });
   });
 
   it('refuses a wilting point at or above field capacity, and a start beyond TAW', () => {
@@ -79,7 +82,7 @@ describe('season calendar state', () => {
       { type: 'raw', key: 'wiltingPoint', value: '0.30' },
       { type: 'calculate', section: 'balance' },
     );
-    expect(s.errors.wiltingPoint?.key).toBe('irrigation.season.errors.wiltingPoint');
+    expect(s.errors.wiltingPoint).toMatchObject({ key: 'irrigation.season.errors.wiltingPoint' });
     s = apply(
       s,
       { type: 'raw', key: 'wiltingPoint', value: '0.15' },
@@ -122,7 +125,7 @@ describe('season calendar state', () => {
     }
     expect(checkField('every', '2.5')).toEqual({
       error: {
-        key: 'irrigation.season.errors.integer',
+        key: 'numberInput.integer',
         values: { min: '1', max: '60', unit: 'd' },
       },
     });
@@ -145,14 +148,14 @@ describe('season calendar state', () => {
       { type: 'calculate', section: 'risk' },
     );
     expect(s.riskInput).toBeNull();
-    expect(s.errors.hourly?.key).toBe('irrigation.season.errors.csv');
+    expect(s.errors.hourly).toMatchObject({ key: 'irrigation.season.errors.csv' });
     expect(s.csvErrors.hourly).toHaveLength(1);
     expect(s.csvErrors.hourly[0]).toMatchObject({ row: 12 });
   });
 
   it('asks for a file before calculating', () => {
     const s = reducer(init(null), { type: 'calculate', section: 'balance' });
-    expect(s.errors.daily?.key).toBe('irrigation.season.errors.no_daily');
+    expect(s.errors.daily).toMatchObject({ key: 'irrigation.season.errors.no_daily' });
   });
 
   it('keeps the results of the inputs they came from through a save and a reload', () => {

@@ -12,13 +12,11 @@ import {
   KC_KEYS,
   LATE_BLIGHT_DEFAULT_THRESHOLD,
   LENGTH_KEYS,
-  MAX_LATITUDE,
   SAMPLE_DAILY_SITE,
   TOMATO_STAGES,
   TOMCAST_DEFAULT_THRESHOLD,
   TOMCAST_THRESHOLDS,
   diseaseRisk,
-  parseDecimal,
   parseWeatherCsv,
   waterBalance,
   type BalanceStrategy,
@@ -28,6 +26,18 @@ import {
   type WeatherCsvError,
 } from '@diagrodl/hydraulics';
 import { is } from '../shared/export.ts';
+import {
+  CENTIMETRES,
+  KC,
+  PERCENT,
+  SHARED_FIELDS,
+  STAGE_FIELDS,
+  checkFields,
+  plainNumber,
+  type FieldErrors,
+  type FieldMessage,
+  type FieldSpec,
+} from '../shared/fieldCheck.ts';
 
 export const KIND = 'season';
 
@@ -35,49 +45,17 @@ export const KC_MODES = ['stage', 'typed'] as const;
 export type KcMode = (typeof KC_MODES)[number];
 export { BALANCE_STRATEGIES, TOMCAST_THRESHOLDS };
 
-/**
- * A number field: its unit, its physical range, whether it must be whole, and the unit a typed
- * value may have been meant in (`other`: the factor from that unit to the field's and its name).
- */
-export interface FieldSpec {
-  unit: string;
-  min: number;
-  max: number;
-  integer?: boolean;
-  /** May stay blank (then left out of the calculation). */
-  optional?: boolean;
-  other?: { factor: number; unit: string };
-}
-
-const STAGE_LENGTH: FieldSpec = { unit: 'd', min: 1, max: 365, integer: true };
-const KC: FieldSpec = { unit: '', min: 0.1, max: 2 };
-const FRACTION = { factor: 0.01, unit: '%' };
-const CENTIMETRES = { factor: 0.01, unit: 'cm' };
-
 export const FIELDS = {
-  fieldCapacity: { unit: 'm³/m³', min: 0.05, max: 0.6, other: FRACTION },
-  wiltingPoint: { unit: 'm³/m³', min: 0.01, max: 0.45, other: FRACTION },
+  fieldCapacity: { unit: 'm³/m³', min: 0.05, max: 0.6, other: PERCENT },
+  wiltingPoint: { unit: 'm³/m³', min: 0.01, max: 0.45, other: PERCENT },
   rootDepth: { unit: 'm', min: 0.1, max: 3, other: CENTIMETRES },
-  p: { unit: '', min: 0.1, max: 0.8, other: FRACTION },
+  p: { unit: '', min: 0.1, max: 0.8, other: PERCENT },
   initialDepletion: { unit: 'mm', min: 0, max: 1000 },
-  runoffFraction: { unit: '', min: 0, max: 0.9, optional: true, other: FRACTION },
+  runoffFraction: { unit: '', min: 0, max: 0.9, optional: true, other: PERCENT },
   every: { unit: 'd', min: 1, max: 60, integer: true },
-  initial: STAGE_LENGTH,
-  development: STAGE_LENGTH,
-  midSeason: STAGE_LENGTH,
-  late: STAGE_LENGTH,
-  kcIni: KC,
-  kcMid: KC,
-  kcEnd: KC,
+  ...STAGE_FIELDS,
   kc: KC,
-  latitude: { unit: '°', min: -MAX_LATITUDE, max: MAX_LATITUDE },
-  altitude: { unit: 'm', min: -430, max: 5000 },
-  emitterFlow: { unit: 'L/h', min: 0.1, max: 100 },
-  emitterSpacing: { unit: 'm', min: 0.05, max: 10, other: CENTIMETRES },
-  lateralSpacing: { unit: 'm', min: 0.1, max: 20, other: CENTIMETRES },
-  eu: { unit: '%', min: 50, max: 100 },
-  leachingFraction: { unit: '', min: 0, max: 0.9, other: FRACTION },
-  hoursAvailable: { unit: 'h', min: 0.5, max: 24 },
+  ...SHARED_FIELDS,
   lateBlightThreshold: { unit: '', min: 10, max: 30, integer: true },
 } as const satisfies Record<string, FieldSpec>;
 export type FieldKey = keyof typeof FIELDS;
@@ -151,11 +129,8 @@ export const DEFAULT_OPTIONS: Options = {
   tomcastThreshold: String(TOMCAST_DEFAULT_THRESHOLD),
 };
 
-/** A message of the screen: an i18n key and its values. */
-export interface Message {
-  key: string;
-  values?: Record<string, string | number>;
-}
+/** A message of the screen (see shared/fieldCheck.ts). */
+export type Message = FieldMessage;
 
 /** The two sections of the screen, each calculated on its own. */
 export type Section = 'balance' | 'risk';
@@ -173,7 +148,7 @@ export interface Saved {
 
 export interface State extends Saved {
   /** The messages of the last Calculate of a section, by field ('daily' and 'hourly': the files). */
-  errors: Partial<Record<FieldKey | 'plantingDate' | 'daily' | 'hourly', Message>>;
+  errors: FieldErrors<FieldKey | 'plantingDate' | 'daily' | 'hourly'>;
   /** The rows of a weather file that could not be read (each says its row and field). */
   csvErrors: { daily: WeatherCsvError[]; hourly: WeatherCsvError[] };
   /** Counts the Calculate presses that found errors: the screen moves the focus to the first. */
@@ -193,62 +168,15 @@ export function sectionFields(section: Section, options: Options): FieldKey[] {
   return fields;
 }
 
-/** Formats a number for a message (no grouping, at most 3 decimals). */
-const plain = (value: number) => String(Number(value.toFixed(3)));
-
-/** The message for a field's raw text, or its number. */
-export function checkField(key: FieldKey, text: string): { value: number } | { error: Message } {
-  const spec: FieldSpec = FIELDS[key];
-  const value = parseDecimal(text);
-  if (text.trim() === '') return { error: { key: 'irrigation.season.errors.required' } };
-  if (value === null) return { error: { key: 'irrigation.season.errors.notANumber' } };
-  const range = { min: plain(spec.min), max: plain(spec.max), unit: spec.unit };
-  if (value < spec.min || value > spec.max) {
-    const other = spec.other;
-    if (other) {
-      const converted = value * other.factor;
-      if (converted >= spec.min && converted <= spec.max) {
-        return {
-          error: {
-            key: 'irrigation.season.errors.otherUnit',
-            values: {
-              typed: text.trim(),
-              other: other.unit,
-              converted: plain(converted),
-              unit: spec.unit,
-            },
-          },
-        };
-      }
-    }
-    return {
-      error: {
-        key: spec.unit ? 'irrigation.season.errors.range' : 'irrigation.season.errors.rangeNoUnit',
-        values: range,
-      },
-    };
-  }
-  if (spec.integer && !Number.isInteger(value)) {
-    return { error: { key: 'irrigation.season.errors.integer', values: range } };
-  }
-  return { value };
-}
-
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 type Checked<T> = { value: T; errors: null } | { value: null; errors: State['errors'] };
 
 /** The numbers of a section's fields, or every message at once. */
 function readFields(section: Section, state: State): Checked<Partial<Record<FieldKey, number>>> {
-  const errors: State['errors'] = {};
-  const n: Partial<Record<FieldKey, number>> = {};
-  for (const key of sectionFields(section, state.options)) {
-    const spec: FieldSpec = FIELDS[key];
-    if (spec.optional && state.raw[key].trim() === '') continue;
-    const checked = checkField(key, state.raw[key]);
-    if ('error' in checked) errors[key] = checked.error;
-    else n[key] = checked.value;
-  }
+  const checked = checkFields(FIELDS, state.raw, sectionFields(section, state.options));
+  const errors: State['errors'] = checked.errors;
+  const n = checked.values;
   if (section === 'balance') {
     const { fieldCapacity, wiltingPoint, rootDepth, initialDepletion } = n;
     if (
@@ -258,7 +186,7 @@ function readFields(section: Section, state: State): Checked<Partial<Record<Fiel
     ) {
       errors.wiltingPoint = {
         key: 'irrigation.season.errors.wiltingPoint',
-        values: { fc: plain(fieldCapacity) },
+        values: { fc: plainNumber(fieldCapacity) },
       };
     } else if (
       fieldCapacity !== undefined &&
@@ -270,7 +198,7 @@ function readFields(section: Section, state: State): Checked<Partial<Record<Fiel
       if (initialDepletion > taw + 1e-9) {
         errors.initialDepletion = {
           key: 'irrigation.season.errors.initialDepletion',
-          values: { taw: plain(taw) },
+          values: { taw: plainNumber(taw) },
         };
       }
     }

@@ -21,18 +21,20 @@ import {
   SelectField,
   type SectionProps,
 } from '../shared/fields.tsx';
+import { errorCount, messageText } from '../shared/fieldCheck.ts';
 import { NumCells, ToolTable } from '../shared/ToolTable.tsx';
 import { stretchColumns } from './report.ts';
-import type { Field, Unit } from './state.ts';
+import { SECONDARY_SPECS, type Field, type Unit } from './state.ts';
 
+/** The specification's number fields, with its short names as tags next to their words. */
 const NUMBER_FIELDS = [
-  { key: 'nd', unit: '' },
-  { key: 'length', unit: 'm' },
-  { key: 'qs', unit: 'LPH' },
-  { key: 's0', unit: 'm' },
-  { key: 'se', unit: 'm' },
-  { key: 'hfp', unit: 'm' },
-] as const satisfies readonly { key: Field; unit: string }[];
+  { key: 'nd', tag: 'ND' },
+  { key: 'length' },
+  { key: 'qs', tag: 'qs' },
+  { key: 's0', tag: 'S0' },
+  { key: 'se', tag: 'Se' },
+  { key: 'hfp', tag: 'HFp' },
+] as const satisfies readonly { key: Field; tag?: string }[];
 
 /** One section of the secondary line: its inputs, status, stretches and pressures. */
 export function SecondarySection({
@@ -47,7 +49,7 @@ export function SecondarySection({
   const { t } = useTranslation();
   const f = (v: number, d: number) =>
     formatNumber(v, lang, { minimumFractionDigits: d, maximumFractionDigits: d });
-  const alertFor = (field: Field) => (unit.alert?.field === field ? unit.alert.message : null);
+  const alertFor = (field: Field) => messageText(unit.errors[field], t);
   const { result } = unit;
 
   return (
@@ -56,6 +58,7 @@ export function SecondarySection({
       number={section}
       title={t('irrigation.secondary.sectionN', { n: section })}
       onCalculate={onCalculate}
+      attempt={unit.attempt}
       after={
         <div className="mt-2">
           <SectionStatus
@@ -123,7 +126,8 @@ export function SecondarySection({
           <Col key={field.key} xs={6} sm={6} lg={3} xl>
             <NumberField
               label={t(`irrigation.secondary.fields.${field.key}`)}
-              unit={field.unit || undefined}
+              tag={'tag' in field ? field.tag : undefined}
+              unit={SECONDARY_SPECS[field.key].unit || undefined}
               value={unit.raw[field.key]}
               onChange={(v) => onRaw(field.key, v)}
               alert={alertFor(field.key)}
@@ -147,7 +151,7 @@ export function SecondarySection({
           <NumberField
             label={t('irrigation.secondary.fields.pressure')}
             hint={t('irrigation.secondary.pressureHint')}
-            unit="m"
+            unit={SECONDARY_SPECS.pressure.unit}
             value={unit.raw.pressure ?? ''}
             onChange={(v) => onRaw('pressure', v)}
             alert={alertFor('pressure')}
@@ -155,7 +159,13 @@ export function SecondarySection({
           />
         </Col>
       </Row>
-      <SectionActions tool="secondary" onClear={onClear} onDelete={onDelete} className="mt-3" />
+      <SectionActions
+        tool="secondary"
+        onClear={onClear}
+        onDelete={onDelete}
+        errors={errorCount(unit.errors)}
+        className="mt-3"
+      />
     </SectionCard>
   );
 }

@@ -5,6 +5,7 @@ import {
   FRICTION_FORMULA_LABELS,
   SECONDARY_FIELD_LABELS,
   STATUS_HERE,
+  localizeToolMessage,
   isFrictionFormula,
   type SecondarySectionResult,
 } from '@diagrodl/hydraulics';
@@ -68,13 +69,20 @@ export function secondaryReport(
       .filter(Boolean)
       .join(' ');
 
+  const fieldLabel = (f: (typeof FIELDS)[number]) => {
+    const words = t(`irrigation.secondary.fields.${f}`);
+    const code = SECONDARY_FIELD_LABELS[f];
+    return f === 'pipeType' || f === 'length' ? words : `${words} (${code})`;
+  };
+
   const blocks: ReportBlock[] = [
     {
       kind: 'table',
       heading: t('irrigation.pdf.inputs'),
       columns: [
         { ...section, pdfLabel: '#' },
-        ...FIELDS.map((f) => ({ label: SECONDARY_FIELD_LABELS[f] })),
+        // the field's words in the report's language, its code name (ND, qs, S0…) beside them
+        ...FIELDS.map((f) => ({ label: fieldLabel(f) })),
         { label: t('irrigation.status'), only: 'csv' },
         { label: t('irrigation.formula') },
         { label: t('irrigation.secondary.fields.pressure') },
@@ -85,7 +93,7 @@ export function secondaryReport(
         return [
           i + 1,
           ...FIELDS.map((f) => raw[f]),
-          u.result ? u.result.statusText : STATUS_HERE,
+          localizeToolMessage(u.result ? u.result.statusText : STATUS_HERE, lang),
           {
             csv: formulaName(u.result?.formula ?? raw.formula, lang),
             pdf: formulaName(raw.formula, lang),
@@ -121,7 +129,7 @@ export function secondaryReport(
       kind: 'table',
       only: 'csv',
       heading: '',
-      columns: [section, { label: t('irrigation.formula') }, col('inletPressure')],
+      columns: [section, { label: t('irrigation.formula') }, col('inletPressure', 2)],
       rows: designed.map(({ section: n, result }) => [
         n,
         formulaName(result.formula, lang),
@@ -132,7 +140,7 @@ export function secondaryReport(
       kind: 'table',
       only: 'csv',
       heading: '',
-      columns: [section, col('outlet'), col('distance'), col('pressure')],
+      columns: [section, col('outlet', 0), col('distance', 2), col('pressure', 3)],
       rows: pressureProfiles(state).flatMap(({ section: n, outlets }) =>
         outlets.map((o) => [n, o.outlet, o.distance, o.pressure]),
       ),
@@ -141,7 +149,7 @@ export function secondaryReport(
       {
         kind: 'text',
         only: 'pdf',
-        text: `${t('irrigation.secondary.sectionN', { n: result.section })}: ${result.message}`,
+        text: `${t('irrigation.secondary.sectionN', { n: result.section })}: ${localizeToolMessage(result.message, lang)}`,
         tone: result.status === 'ok' ? 'success' : 'danger',
       },
       { kind: 'text', only: 'pdf', text: detail(result) },
@@ -161,7 +169,7 @@ export function secondaryReport(
           kind: 'figures',
           only: 'csv',
           heading: '',
-          figures: [{ label: requiredText, value: required.inletPressure, unit: 'm' }],
+          figures: [{ label: requiredText, value: required.inletPressure, unit: 'm', digits: 2 }],
         },
         {
           kind: 'text',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  STATUS_HERE,
+  SECONDARY_MESSAGES,
+  STATUS_HERE_ES,
   designSecondarySection,
   summarizePipes,
   summarizePressures,
@@ -130,6 +131,54 @@ describe('secondary-line state', () => {
     expect(sectionPressures(again)).toEqual(summarizePressures([shorter, engine(B, 2)]));
   });
 
+  it('every field out of its range gets its message at once; the specification’s alert comes first', () => {
+    const good = designed(A);
+    const key = good.units[0]!.key;
+    const s = run(
+      good,
+      { type: 'raw', key, field: 'length', value: '-50' },
+      { type: 'raw', key, field: 'qs', value: '1e9' },
+      { type: 'raw', key, field: 'se', value: '150' },
+      { type: 'calculate', key, lang: 'es' },
+    );
+    const unit = s.units[0]!;
+    expect(unit.result).toBeNull();
+    expect(unit.attempt).toBe(1);
+    expect(unit.errors).toEqual({
+      // the specification's 'No negative values!...', not the range's message
+      length: { text: SECONDARY_MESSAGES.noNegative },
+      qs: { key: 'numberInput.range', values: { min: '0.5', max: '100000', unit: 'L/h' } },
+      se: {
+        key: 'numberInput.otherUnit',
+        values: { typed: '150', other: 'cm', converted: '1.5', unit: 'm' },
+      },
+    });
+    // Fixed, the section is designed again and its messages go.
+    const fixed = run(
+      s,
+      { type: 'raw', key, field: 'length', value: '150' },
+      { type: 'raw', key, field: 'qs', value: '2000' },
+      { type: 'raw', key, field: 'se', value: '1.5' },
+      { type: 'calculate', key, lang: 'es' },
+    );
+    expect(fixed.units[0]!.errors).toEqual({});
+    expect(fixed.units[0]!.result).toEqual(engine(A, 1));
+  });
+
+  it('an empty section: the specification’s alert on every field at once', () => {
+    const s = init(null, 'es');
+    const unit = run(s, { type: 'calculate', key: s.units[0]!.key, lang: 'es' }).units[0]!;
+    expect(unit.errors).toEqual({
+      pipeType: { text: SECONDARY_MESSAGES.selectValue('Pipe type', 1) },
+      nd: { text: SECONDARY_MESSAGES.empty('ND', 1) },
+      length: { text: SECONDARY_MESSAGES.empty('Length', 1) },
+      qs: { text: SECONDARY_MESSAGES.empty('qs', 1) },
+      s0: { text: SECONDARY_MESSAGES.empty('S0', 1) },
+      se: { text: SECONDARY_MESSAGES.empty('Se', 1) },
+      hfp: { text: SECONDARY_MESSAGES.empty('HFp', 1) },
+    });
+  });
+
   it('refuses a section beyond the limit with the engine alert', () => {
     let s = init(null, 'es');
     for (let i = 0; i < 30 && !s.pageAlert; i++) s = reducer(s, { type: 'add' });
@@ -158,12 +207,12 @@ describe('secondary-line saved design', () => {
   const shown = (s: State) => {
     const report = secondaryReport(s, t, 'es', fmt);
     return {
-      units: s.units.map(({ raw, input, calculatedRaw, result, alert }) => ({
+      units: s.units.map(({ raw, input, calculatedRaw, result, errors }) => ({
         raw,
         input,
         calculatedRaw,
         result,
-        alert,
+        errors,
       })),
       summary: s.summary,
       pressures: sectionPressures(s),
@@ -214,8 +263,9 @@ describe('secondary-line saved design', () => {
       { type: 'raw', key: s.units[0]!.key, field: 'nd', value: '9' },
       { type: 'calculate', key: s.units[0]!.key, lang: 'es' },
     );
-    expect(typed.units[0]!.alert?.field).toBe('nd');
-    expect(back.units[0]!.alert).toEqual(typed.units[0]!.alert);
+    expect(typed.units[0]!.errors).toEqual({ nd: { text: SECONDARY_MESSAGES.ndInteger } });
+    expect(back.units[0]!.errors).toEqual(typed.units[0]!.errors);
+    expect(back.units[0]!.attempt).toBe(0);
     expect(back.units[0]!.result).toBeNull();
     expect(back.units[0]!.raw).toEqual(s.units[0]!.raw);
   });
@@ -246,10 +296,11 @@ describe('secondary-line report', () => {
     const s = run(designed(A, B), { type: 'add' }, { type: 'accounting' });
     const rows = reportCsvRows(secondaryReport(s, t, 'es', fmt));
     expect(rows[0]).toHaveLength(11);
-    expect(rows[3]![8]).toBe(STATUS_HERE);
+    expect(rows[3]![8]).toBe(STATUS_HERE_ES);
     const stretches = rows.filter((r) => r.length === 6 && typeof r[0] === 'number');
     expect(stretches).toHaveLength(stretchRows(s).length);
-    expect(stretches[0]![5]).toBe(engine(A, 1).stretches[0]!.hf);
+    // the head loss with the 4 decimals the screen shows; the design file keeps all of them
+    expect(stretches[0]![5]).toBe(Number(engine(A, 1).stretches[0]!.hf.toFixed(4)));
     const summary = rows.filter((r) => r.length === 4 && /^(PVC|Al)/.test(String(r[0])));
     expect(summary.map((r) => r[3])).toEqual(s.summary!.map((x) => x.adjustedLength));
     expect(rows.at(-1)).toEqual([

@@ -1,10 +1,12 @@
 /**
  * The secondary-line designer's state: its sections and the pipe summary, with a pure reducer
- * (no React, no browser) so every rule can be unit-tested.
+ * (no React, no browser) so every rule can be unit-tested. Beyond the specification (README): every
+ * number field has a physical range too; the specification's alert on a field comes first.
  */
 import {
   DEFAULT_FRICTION_FORMULA,
   HydraulicsInputError,
+  SECONDARY_MAX_DIAMETERS,
   SECONDARY_PIPE_TYPES,
   addSectionAlert,
   designSecondarySection,
@@ -21,6 +23,13 @@ import {
 } from '@diagrodl/hydraulics';
 import type { Language } from '@/lib/i18n.ts';
 import { is, recalculateSaved } from '../shared/export.ts';
+import {
+  CENTIMETRES,
+  checkFields,
+  errorCount,
+  type FieldErrors,
+  type FieldSpec,
+} from '../shared/fieldCheck.ts';
 import { messageNumber } from '../shared/useNumberFormat.ts';
 
 export const KIND = 'secondary';
@@ -37,6 +46,22 @@ export const FIELDS: readonly Exclude<Field, (typeof EXTRA_FIELDS)[number]>[] = 
   'se',
   'hfp',
 ];
+/**
+ * The number fields, their units and physical ranges: a secondary (manifold) line of a drip or
+ * sprinkler sector, its outlets (laterals) and the loss and pressure it is designed for.
+ */
+export const SECONDARY_SPECS = {
+  nd: { unit: '', min: 1, max: SECONDARY_MAX_DIAMETERS, integer: true },
+  length: { unit: 'm', min: 0.5, max: 5000 },
+  qs: { unit: 'L/h', min: 0.5, max: 100_000 },
+  s0: { unit: 'm', min: 0.05, max: 1000 },
+  se: { unit: 'm', min: 0.1, max: 100, other: CENTIMETRES },
+  hfp: { unit: 'm', min: 0.01, max: 50 },
+  pressure: { unit: 'm', min: 0.5, max: 150, optional: true },
+} as const satisfies Partial<Record<Field, FieldSpec>>;
+export type NumberKey = keyof typeof SECONDARY_SPECS;
+const NUMBER_KEYS = Object.keys(SECONDARY_SPECS) as NumberKey[];
+
 /** Pressure proposed for the laterals on a new section, m (the lateral calculator's Po). */
 const DEFAULT_PRESSURE = '10';
 
@@ -52,7 +77,10 @@ export interface Unit {
   /** The fields as they were typed when `result` was calculated (null without a result). */
   calculatedRaw: SecondarySectionRaw | null;
   result: SecondarySectionResult | null;
-  alert: { field: string; message: string } | null;
+  /** The messages of the last calculation, by field (the specification's alert first). */
+  errors: FieldErrors<Field>;
+  /** Counts the Calculate presses that found errors: the section moves the focus to the first. */
+  attempt: number;
 }
 
 export interface State {
@@ -121,28 +149,64 @@ const newUnit = (key: number): Unit => ({
   input: null,
   calculatedRaw: null,
   result: null,
-  alert: null,
+  errors: {},
+  attempt: 0,
 });
 
-/** Validates and designs one section; the result or the alert of the first failing field. */
+/**
+ * A section the specification's rules take, but for `field` as typed: every other field valid and
+ * the pipe one outlet long (for S0, long enough for any S0), so that only the field's own rule can
+ * fail, not one that compares it with another field.
+ */
+function probe(raw: SecondarySectionRaw, field: Field): SecondarySectionRaw {
+  const valid: SecondarySectionRaw = {
+    pipeType: 'PVC_CED40',
+    nd: '1',
+    length: field === 's0' ? '1e300' : '1',
+    qs: '1',
+    s0: '1',
+    se: '1',
+    hfp: '1',
+    formula: '',
+    pressure: '',
+  };
+  return { ...valid, [field]: raw[field] ?? '' };
+}
+
+/** Every field of a section: the specification's seven and the design checks' two. */
+const ALL_FIELDS: readonly Field[] = [...FIELDS, ...EXTRA_FIELDS];
+
+/**
+ * Validates and designs one section: the result, or no result and the message of every field
+ * at once: the specification's alert where its rule applies to the field (empty, ND 1-5, no
+ * negative, more than 0), else the field's range; then the rules between fields (S0 within the
+ * pipe, the number of outlets).
+ */
 export function calculateUnit(unit: Unit, section: number, lang: Language): Unit {
-  const check = validateSecondarySection(unit.raw, section);
-  /** No result: the alert of the field that stopped it. */
-  const refused = (field: string, message: string): Unit => ({
+  const raw = { ...unit.raw, pressure: unit.raw.pressure ?? '' };
+  const errors: FieldErrors<Field> = checkFields(SECONDARY_SPECS, raw, NUMBER_KEYS).errors;
+  for (const field of ALL_FIELDS) {
+    const own = validateSecondarySection(probe(unit.raw, field), section);
+    if (!own.ok && own.field === field) errors[field] = { text: own.message };
+  }
+  /** No result: the messages of the fields that stopped it. */
+  const refused = (e: FieldErrors<Field>): Unit => ({
     ...unit,
     input: null,
     calculatedRaw: null,
     result: null,
-    alert: { field, message },
+    errors: e,
   });
-  if (!check.ok) return refused(check.field, check.message);
+  if (errorCount(errors) > 0) return refused(errors);
+  const check = validateSecondarySection(unit.raw, section);
+  if (!check.ok) return refused({ [check.field]: { text: check.message } });
   try {
     const result = designSecondarySection(check.value, section, {
       formatNumber: messageNumber(lang),
     });
-    return { ...unit, input: check.value, calculatedRaw: unit.raw, result, alert: null };
+    return { ...unit, input: check.value, calculatedRaw: unit.raw, result, errors: {} };
   } catch (err) {
-    if (err instanceof HydraulicsInputError) return refused(err.field, err.message);
+    if (err instanceof HydraulicsInputError) return refused({ [err.field]: { text: err.message } });
     throw err;
   }
 }
@@ -290,7 +354,10 @@ export function reducer(state: State, action: Action): State {
     case 'calculate':
       return {
         ...state,
-        units: updateUnit(state, action.key, (u, i) => calculateUnit(u, i + 1, action.lang)),
+        units: updateUnit(state, action.key, (u, i) => {
+          const next = calculateUnit(u, i + 1, action.lang);
+          return errorCount(next.errors) > 0 ? { ...next, attempt: u.attempt + 1 } : next;
+        }),
       };
     case 'clear':
       return {

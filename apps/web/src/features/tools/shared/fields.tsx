@@ -1,13 +1,13 @@
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useId, useRef } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import InputGroup from 'react-bootstrap/InputGroup';
 import { useTranslation } from 'react-i18next';
 import type { ExportBarLabels } from './ExportBar.tsx';
-import { STATUS_HERE } from '@diagrodl/hydraulics';
+import { STATUS_HERE, localizeToolMessage } from '@diagrodl/hydraulics';
 import { InlineAlert } from './InlineAlert.tsx';
 import { useAmbiguousComma } from './useNumberFormat.ts';
-import type { Language } from '@/lib/i18n.ts';
+import { useFocusInvalid } from './useFocusInvalid.ts';
+import { type Language, currentLanguage } from '@/lib/i18n.ts';
 
 /** Labels of the export bar: the converter's own, or those the three designers share. */
 export function useExportLabels(tool: 'irrigation' | 'converter' = 'irrigation'): ExportBarLabels {
@@ -23,11 +23,14 @@ export function useExportLabels(tool: 'irrigation' | 'converter' = 'irrigation')
 }
 
 /**
- * A labelled text input for a number (decimal comma or point), its unit and its inline alert. A
- * comma that could group thousands ("2,500") is flagged as it is typed, before any other alert.
+ * A labelled text input for a number (decimal comma or point): its label says the words and the
+ * unit ("Separación entre emisores (m)"), with the specification's code name as a small tag after
+ * them (`tag`: "Space_emitter"), and its inline alert. A comma that could group thousands ("2,500")
+ * is flagged as it is typed, before any other alert.
  */
 export function NumberField({
   label,
+  tag,
   hint,
   unit,
   value,
@@ -37,6 +40,7 @@ export function NumberField({
   testId,
 }: {
   label: string;
+  tag?: string;
   hint?: string;
   unit?: string;
   value: string;
@@ -54,25 +58,29 @@ export function NumberField({
   return (
     <div>
       <Form.Label htmlFor={id} className="mb-1">
-        {label}
+        {unit ? `${label} (${unit})` : label}
+        {tag && (
+          <>
+            {' '}
+            <span className="tool-code-tag">{tag}</span>
+          </>
+        )}
       </Form.Label>
-      <InputGroup size="sm">
-        <Form.Control
-          id={id}
-          type="text"
-          inputMode="decimal"
-          autoComplete="off"
-          value={value}
-          readOnly={readOnly}
-          className={readOnly ? 'tool-readonly' : undefined}
-          isInvalid={Boolean(message)}
-          aria-invalid={message ? true : undefined}
-          aria-describedby={describedBy || undefined}
-          onChange={(e) => onChange?.(e.target.value)}
-          data-testid={testId}
-        />
-        {unit && <InputGroup.Text>{unit}</InputGroup.Text>}
-      </InputGroup>
+      <Form.Control
+        id={id}
+        type="text"
+        size="sm"
+        inputMode="decimal"
+        autoComplete="off"
+        value={value}
+        readOnly={readOnly}
+        className={readOnly ? 'tool-readonly' : undefined}
+        isInvalid={Boolean(message)}
+        aria-invalid={message ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        onChange={(e) => onChange?.(e.target.value)}
+        data-testid={testId}
+      />
       {hint && (
         <Form.Text id={`${id}-hint`} className="d-block">
           {hint}
@@ -87,7 +95,21 @@ export function NumberField({
   );
 }
 
-/** The status line of a section: 'Status Here' until calculated, then success or danger. */
+/** How many fields a Calculate found in error, next to its button (nothing when none). */
+export function ErrorCount({ count, testId }: { count: number; testId?: string }) {
+  const { t } = useTranslation();
+  if (count === 0) return null;
+  return (
+    <span className="text-danger small align-self-center" data-testid={testId}>
+      {t('numberInput.count', { count })}
+    </span>
+  );
+}
+
+/**
+ * The status line of a section: 'Status Here' until calculated, then success or danger; a
+ * specification message in the page's language (localizeToolMessage).
+ */
 export function StatusLine({
   text,
   variant,
@@ -97,6 +119,7 @@ export function StatusLine({
   variant: 'secondary' | 'success' | 'danger';
   testId?: string;
 }) {
+  useTranslation(); // follows the language toggle
   return (
     <p
       className={`tool-status alert alert-${variant} mb-2`}
@@ -104,7 +127,7 @@ export function StatusLine({
       data-testid={testId}
       data-status={variant}
     >
-      {text}
+      {localizeToolMessage(text, currentLanguage())}
     </p>
   );
 }
@@ -170,16 +193,21 @@ export function DesignerButtons({
   );
 }
 
-/** A section's Calculate (submits its form), Clear data and Delete section buttons. */
+/**
+ * A section's Calculate (submits its form), Clear data and Delete section buttons, and how many of
+ * its fields the last Calculate found in error.
+ */
 export function SectionActions({
   tool,
   onClear,
   onDelete,
+  errors = 0,
   className = '',
 }: {
   tool: SectionTool;
   onClear: () => void;
   onDelete: () => void;
+  errors?: number;
   className?: string;
 }) {
   const { t } = useTranslation();
@@ -194,6 +222,7 @@ export function SectionActions({
       <Button size="sm" variant="outline-danger" onClick={onDelete} data-testid={`${tool}-delete`}>
         {t(`irrigation.${tool}.delete`)}
       </Button>
+      <ErrorCount count={errors} testId={`${tool}-error-count`} />
     </div>
   );
 }
@@ -228,6 +257,7 @@ export function SelectField({
         size="sm"
         value={value}
         isInvalid={Boolean(alert)}
+        aria-invalid={alert ? true : undefined}
         aria-describedby={alert ? `${id}-alert` : undefined}
         onChange={(e) => onChange(e.target.value)}
         data-testid={testId}
@@ -244,12 +274,16 @@ export function SelectField({
   );
 }
 
-/** A designer's section: its card, numbered heading and the form its Calculate button submits. */
+/**
+ * A designer's section: its card, numbered heading and the form its Calculate button submits; after
+ * a Calculate that found errors (`attempt` counts them) its first invalid field takes the focus.
+ */
 export function SectionCard({
   tool,
   number,
   title,
   onCalculate,
+  attempt,
   children,
   after,
 }: {
@@ -257,11 +291,14 @@ export function SectionCard({
   number: number;
   title: string;
   onCalculate: () => void;
+  attempt: number;
   children: ReactNode;
   /** What follows the form: status and results. */
   after?: ReactNode;
 }) {
   const id = useId();
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, attempt);
   return (
     <section
       className="tool-card tool-section-card mt-3"
@@ -273,6 +310,7 @@ export function SectionCard({
         {title}
       </h2>
       <form
+        ref={form}
         noValidate
         onSubmit={(e) => {
           e.preventDefault();

@@ -68,6 +68,24 @@ describe('buildPdfReport', () => {
     expect((await pageTexts(fits)).some((x) => x.includes('blocks left out'))).toBe(false);
   });
 
+  it('wraps a label or value too long for its place; none is cut', async () => {
+    const label =
+      'Lámina bruta (neta / EU / (1 − fracción de lavado)) de un sector del riego por goteo';
+    const value = 'Darcy-Weisbach con factor de fricción de Blasius (m = 1.75)';
+    const rows = Array.from({ length: 8 }, (_, i) => [`${label} ${i}`, value] as const);
+    const bytes = await buildPdfReport({
+      title: 'Labels',
+      ...NOTES,
+      blocks: [{ kind: 'pairs', heading: 'Inputs', rows }],
+    });
+    const texts = await pageTexts(bytes);
+    expect(texts.filter((x) => x.endsWith('…'))).toEqual([]);
+    const words = texts.join(' ').replace(/−/g, '-');
+    for (let i = 0; i < rows.length; i++) expect(words).toContain(` ${i}`);
+    expect(words.split(' ').filter((w) => w === 'Blasius')).toHaveLength(rows.length);
+    expect(words).toContain('(1 - fracción de lavado))');
+  });
+
   it('draws charts side by side, each in its share of the width', async () => {
     const bytes = await buildPdfReport({
       title: 'Charts',

@@ -148,30 +148,42 @@ class Writer {
   }
 }
 
+/**
+ * Label/value pairs in one or two columns; a label or value too long for its place wraps onto more
+ * lines (none is cut).
+ */
 function drawPairs(w: Writer, rows: readonly (readonly [string, string])[]): void {
   const size = 8.5;
+  const step = size * 1.4;
+  const lineHeight = size * 1.2;
   const columns = rows.length > 6 ? 2 : 1;
   const colWidth = w.width / columns;
   const labelWidth = colWidth * 0.6;
   const perColumn = Math.ceil(rows.length / columns);
+  // A word wider than its place (none of the tools' labels has one) is still kept on the page.
+  const lines = (text: string, font: PDFFont, width: number) =>
+    wrap(text, font, size, width).map((line) => fit(line, font, size, width));
   const top = w.y;
   let bottom = top;
   for (let c = 0; c < columns; c++) {
     let y = top;
     for (const [label, value] of rows.slice(c * perColumn, (c + 1) * perColumn)) {
-      if (y - size * 1.4 < MARGIN) {
+      const labelLines = lines(label, w.font, labelWidth - 4);
+      const valueLines = lines(value, w.bold, colWidth - labelWidth - 6);
+      const extra = (Math.max(labelLines.length, valueLines.length) - 1) * lineHeight;
+      if (y - step - extra < MARGIN) {
         w.cut = true;
         break;
       }
-      y -= size * 1.4;
+      y -= step;
       const x = MARGIN + c * colWidth;
-      w.page.drawText(fit(label, w.font, size, labelWidth - 4), { x, y, size, font: w.font });
-      w.page.drawText(fit(value, w.bold, size, colWidth - labelWidth - 6), {
-        x: x + labelWidth,
-        y,
-        size,
-        font: w.bold,
-      });
+      labelLines.forEach((line, i) =>
+        w.page.drawText(line, { x, y: y - i * lineHeight, size, font: w.font }),
+      );
+      valueLines.forEach((line, i) =>
+        w.page.drawText(line, { x: x + labelWidth, y: y - i * lineHeight, size, font: w.bold }),
+      );
+      y -= extra;
     }
     bottom = Math.min(bottom, y);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportCsvRows, reportPdfBlocks, type Report } from './report.ts';
+import { csvNumber, reportCsvRows, reportPdfBlocks, type Report } from './report.ts';
 
 const fmt = (v: number, d = 2) => v.toFixed(d);
 
@@ -37,10 +37,11 @@ const report: Report = {
 };
 
 describe('report description', () => {
-  it('CSV: full precision, blank rows between blocks unless joined, CSV-only parts kept', () => {
+  it('CSV: the decimals shown (at least 3), blank rows between blocks unless joined, CSV-only parts kept', () => {
     expect(reportCsvRows(report)).toEqual([
       ['Input', 'Value', 'Unit'],
-      ['L', 12.3456, 'm'],
+      // 1 decimal shown: 3 in the CSV
+      ['L', 12.346, 'm'],
       ['Only CSV', 1],
       ['joined'],
       [],
@@ -49,6 +50,24 @@ describe('report description', () => {
       [2, 5, 'ok'],
       [3, null, 'no'],
     ]);
+  });
+
+  it('CSV numbers: no binary noise, scientific columns with 5 significant digits', () => {
+    const noisy: Report = {
+      title: 'T',
+      blocks: [
+        {
+          kind: 'table',
+          heading: '',
+          columns: [{ label: 'as typed' }, { label: 'mm', digits: 2 }, { label: 'q', digits: -1 }],
+          rows: [[0.1 + 0.2, 5.745314148058873, 3.0555555555e-7]],
+        },
+      ],
+    };
+    expect(reportCsvRows(noisy)[1]).toEqual([0.1 + 0.2, 5.745, 3.0556e-7]);
+    expect(csvNumber(5.745314148058873)).toBe(5.745);
+    expect(csvNumber(2.5, 0)).toBe(2.5);
+    expect(csvNumber(1234.5678912, 6)).toBe(1234.567891);
   });
 
   it('PDF: formatted numbers, PDF labels, sampled rows, charts by index', () => {

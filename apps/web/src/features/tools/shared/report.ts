@@ -1,8 +1,9 @@
 /**
  * One description of a tool's result (title, figures, tables, text, charts), written once per
- * tool and rendered two ways: CSV rows (full-precision numbers, for a spreadsheet) and the blocks
- * of the one-page PDF (numbers formatted in the active language). A block, a column or a cell can
- * differ between the two (or appear in one only) where the outputs were designed differently.
+ * tool and rendered two ways: CSV rows (plain numbers with the precision that fits, for a
+ * spreadsheet) and the blocks of the one-page PDF (numbers formatted in the active language). A
+ * block, a column or a cell can differ between the two (or appear in one only) where the outputs
+ * were designed differently. The design file (JSON) keeps full precision.
  */
 import type { CsvCell } from './export.ts';
 import type { PdfBlock, PdfImage } from './pdf.ts';
@@ -86,7 +87,24 @@ export const reportedFields = <Raw>(section: CalculatedFields<Raw>): Raw =>
 const isSplit = (cell: Cell): cell is { csv: CsvCell; pdf: string } =>
   typeof cell === 'object' && cell !== null;
 
-const csvValue = (cell: Cell): CsvCell => (isSplit(cell) ? cell.csv : cell);
+/** The fewest decimals of a number in the CSV: a measurement's precision (5.745314148 → 5.745). */
+const CSV_MIN_DIGITS = 3;
+
+/**
+ * A number as the CSV gives it, without binary noise: `digits` decimals (those the screen and the
+ * PDF show, at least 3), or 5 significant digits for a column in scientific notation (-1).
+ */
+export function csvNumber(value: number, digits = CSV_MIN_DIGITS): number {
+  if (!Number.isFinite(value)) return value;
+  if (digits < 0) return Number(value.toPrecision(5));
+  return Number(value.toFixed(Math.max(digits, CSV_MIN_DIGITS)));
+}
+
+/** A cell's CSV value: a number with its column's or figure's decimals (as typed without). */
+const csvValue = (cell: Cell, digits?: number): CsvCell => {
+  const value = isSplit(cell) ? cell.csv : cell;
+  return typeof value === 'number' && digits !== undefined ? csvNumber(value, digits) : value;
+};
 
 /** A cell's PDF text: split cells give theirs, numbers get `digits` decimals (or stay as written). */
 export function pdfText(
@@ -124,15 +142,18 @@ function csvPart(block: ReportBlock): CsvCell[][] {
           .filter((f) => f.only !== 'pdf')
           .map((f) =>
             f.unit === undefined
-              ? [f.label, csvValue(f.value)]
-              : [f.label, csvValue(f.value), f.unit],
+              ? [f.label, csvValue(f.value, f.digits)]
+              : [f.label, csvValue(f.value, f.digits), f.unit],
           ),
       ];
     case 'table': {
       const keep = block.columns.map((c) => c.only !== 'pdf');
+      const columns = block.columns.filter((_, i) => keep[i]);
       return [
-        block.columns.filter((_, i) => keep[i]).map((c) => c.label),
-        ...block.rows.map((r) => r.filter((_, i) => keep[i]).map(csvValue)),
+        columns.map((c) => c.label),
+        ...block.rows.map((r) =>
+          r.filter((_, i) => keep[i]).map((cell, i) => csvValue(cell, columns[i]!.digits)),
+        ),
       ];
     }
     case 'text':

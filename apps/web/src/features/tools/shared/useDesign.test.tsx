@@ -44,7 +44,7 @@ describe('useDesign (autosave, restore, design files)', () => {
   it('restores the autosaved design on the first render', () => {
     autosave(DESIGN.kind, KM_TO_M);
     const { result } = renderHook(() => useDesign(DESIGN));
-    expect(result.current.state).toEqual({ ...KM_TO_M, alert: null });
+    expect(result.current.state).toEqual({ ...KM_TO_M, errors: {}, attempt: 0 });
   });
 
   it('autosaves every change after the first render', () => {
@@ -71,7 +71,7 @@ describe('useDesign (autosave, restore, design files)', () => {
       opened = result.current.files.onLoadJson(JSON.stringify(designFile('converter', KM_TO_M)));
     });
     expect(opened).toBe(true);
-    expect(result.current.state).toEqual({ ...KM_TO_M, alert: null });
+    expect(result.current.state).toEqual({ ...KM_TO_M, errors: {}, attempt: 0 });
     // The opened design is the one autosaved from now on.
     expect(loadAutosave(DESIGN.kind)).toEqual(KM_TO_M);
   });
