@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
-import { type RefObject, useEffect, useState } from 'react';
+import { type RefObject, useState } from 'react';
 import Form from 'react-bootstrap/Form';
+import { useFocusInvalid } from './useFocusInvalid.ts';
 
 /** The id of a field's error message, which the field names in its `aria-describedby`. */
 export const errorId = (fieldId: string): string => `${fieldId}-error`;
@@ -52,10 +53,7 @@ export function FieldError({
 export function useFieldErrors<F extends string, P>(form: RefObject<HTMLElement | null>) {
   const [errors, setErrors] = useState<Partial<Record<F, P>>>({});
   const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    if (attempt === 0) return;
-    form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [form, attempt]);
+  useFocusInvalid(form, attempt);
   const mark = (found: Partial<Record<F, P>>): boolean => {
     setErrors(found);
     const any = Object.keys(found).length > 0;

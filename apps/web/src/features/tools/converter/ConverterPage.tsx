@@ -10,7 +10,7 @@ import type { Language } from '@/lib/i18n.ts';
 import { ExportBar } from '../shared/ExportBar.tsx';
 import { ErrorCount, useExportLabels } from '../shared/fields.tsx';
 import { errorCount, messageText } from '../shared/fieldCheck.ts';
-import { useFocusInvalid } from '../shared/useFocusInvalid.ts';
+import { useFocusInvalid } from '@/components/useFocusInvalid.ts';
 import { ToolPage } from '../shared/ToolPage.tsx';
 import { useDesign } from '../shared/useDesign.ts';
 import { useReportExport } from '../shared/useReportExport.ts';

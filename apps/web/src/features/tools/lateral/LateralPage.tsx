@@ -20,7 +20,7 @@ import { ToolPage } from '../shared/ToolPage.tsx';
 import { NumCells, ToolTable } from '../shared/ToolTable.tsx';
 import { ErrorCount, NumberField, SelectField, useExportLabels } from '../shared/fields.tsx';
 import { errorCount, messageText } from '../shared/fieldCheck.ts';
-import { useFocusInvalid } from '../shared/useFocusInvalid.ts';
+import { useFocusInvalid } from '@/components/useFocusInvalid.ts';
 import { LineChart } from '../shared/LineChart.tsx';
 import { pdfText } from '../shared/report.ts';
 import { useDesign } from '../shared/useDesign.ts';

@@ -11,7 +11,7 @@ import { ToolPage } from '../shared/ToolPage.tsx';
 import { downloadFile, fileStem } from '../shared/export.ts';
 import { DesignerButtons, NumberField, useExportLabels } from '../shared/fields.tsx';
 import { messageText } from '../shared/fieldCheck.ts';
-import { useFocusInvalid } from '../shared/useFocusInvalid.ts';
+import { useFocusInvalid } from '@/components/useFocusInvalid.ts';
 import { LineChart } from '../shared/LineChart.tsx';
 import { pdfText } from '../shared/report.ts';
 import { useDesign } from '../shared/useDesign.ts';

@@ -18,7 +18,7 @@ import {
   useExportLabels,
 } from '../shared/fields.tsx';
 import { errorCount, messageText } from '../shared/fieldCheck.ts';
-import { useFocusInvalid } from '../shared/useFocusInvalid.ts';
+import { useFocusInvalid } from '@/components/useFocusInvalid.ts';
 import { useDesign } from '../shared/useDesign.ts';
 import { useNumberFormat } from '../shared/useNumberFormat.ts';
 import { useReportExport } from '../shared/useReportExport.ts';

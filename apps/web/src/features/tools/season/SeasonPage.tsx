@@ -10,7 +10,7 @@ import { InlineAlert } from '../shared/InlineAlert.tsx';
 import { ToolPage } from '../shared/ToolPage.tsx';
 import { ErrorCount, NumberField, SelectField, useExportLabels } from '../shared/fields.tsx';
 import { messageText } from '../shared/fieldCheck.ts';
-import { useFocusInvalid } from '../shared/useFocusInvalid.ts';
+import { useFocusInvalid } from '@/components/useFocusInvalid.ts';
 import { useDesign } from '../shared/useDesign.ts';
 import { useNumberFormat } from '../shared/useNumberFormat.ts';
 import { useReportExport } from '../shared/useReportExport.ts';

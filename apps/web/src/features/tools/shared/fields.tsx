@@ -6,7 +6,7 @@ import type { ExportBarLabels } from './ExportBar.tsx';
 import { STATUS_HERE, localizeToolMessage } from '@diagrodl/hydraulics';
 import { InlineAlert } from './InlineAlert.tsx';
 import { useAmbiguousComma } from './useNumberFormat.ts';
-import { useFocusInvalid } from './useFocusInvalid.ts';
+import { useFocusInvalid } from '@/components/useFocusInvalid.ts';
 import { type Language, currentLanguage } from '@/lib/i18n.ts';
 
 /** Labels of the export bar: the converter's own, or those the three designers share. */

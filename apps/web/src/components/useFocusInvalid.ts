@@ -4,8 +4,9 @@ import { useEffect, type RefObject } from 'react';
 const INVALID = '[aria-invalid="true"], [data-invalid="true"]';
 
 /**
- * After a Calculate that found errors (`attempt` counts them), the focus goes to the first invalid
- * field in `scope`, scrolled to the middle of the screen so that its label and message show.
+ * After a submit or a Calculate that found errors (`attempt` counts them), the focus goes to the
+ * first invalid field in `scope`, scrolled to the middle of the screen so that its label and
+ * message show. The tools and the account forms (FieldError.tsx) share it.
  */
 export function useFocusInvalid(scope: RefObject<HTMLElement | null>, attempt: number): void {
   useEffect(() => {
@@ -13,6 +14,6 @@ export function useFocusInvalid(scope: RefObject<HTMLElement | null>, attempt: n
     const field = scope.current?.querySelector<HTMLElement>(INVALID);
     if (!field) return;
     field.focus({ preventScroll: true });
-    field.scrollIntoView({ block: 'center' });
+    field.scrollIntoView?.({ block: 'center' }); // (not in jsdom)
   }, [scope, attempt]);
 }
