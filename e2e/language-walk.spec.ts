@@ -3,7 +3,12 @@
 // empty; no sideways scrolling; axe clean. Text marked as another language (lang="…": a reference's
 // title, the language switch's own word) is left out: a screen reader reads it in that language.
 import type { Page } from '@playwright/test';
-import { DISEASE_ROUTES, PROTECTED_ROUTES, ROUTES } from '../packages/contracts/src/routes.ts';
+import {
+  DISEASE_ROUTES,
+  OPEN_ROUTES,
+  PROTECTED_ROUTES,
+  ROUTES,
+} from '../packages/contracts/src/routes.ts';
 import { expect, expectAccessible, setLanguage, test } from './fixtures.ts';
 
 type Lang = 'es' | 'en';
@@ -238,15 +243,6 @@ const SEND_EMPTY = new Set<string>([
   ROUTES.changePassword,
 ]);
 
-const VISITOR = [
-  ROUTES.home,
-  ROUTES.about,
-  ROUTES.contact,
-  ROUTES.login,
-  ROUTES.createAccount,
-  ROUTES.resetPassword,
-];
-
 for (const lang of ['es', 'en'] as const) {
   test.describe(`every route at 390 px in ${lang === 'es' ? 'Spanish' : 'English'}`, () => {
     test.describe.configure({ timeout: 300_000 });
@@ -255,7 +251,8 @@ for (const lang of ['es', 'en'] as const) {
     test('a visitor', async ({ page }) => {
       await setLanguage(page, lang);
       const problems: string[] = [];
-      for (const route of [...VISITOR, ...DISEASE_ROUTES]) await walk(page, route, lang, problems);
+      for (const route of [...OPEN_ROUTES, ...DISEASE_ROUTES])
+        await walk(page, route, lang, problems);
       expect(problems).toEqual([]);
     });
 

@@ -43,6 +43,16 @@ export type RoutePath = (typeof ROUTES)[RouteKey];
 
 export const ALL_ROUTE_PATHS: readonly string[] = Object.values(ROUTES);
 
+/** Routes anyone may open, in the adaptive shell (the public one for visitors). */
+export const OPEN_ROUTES: readonly string[] = [
+  ROUTES.home,
+  ROUTES.about,
+  ROUTES.contact,
+  ROUTES.login,
+  ROUTES.createAccount,
+  ROUTES.resetPassword,
+];
+
 /** Routes that need a logged-in user: the engineering tools and the diagnosis flow. */
 export const PROTECTED_ROUTES: readonly string[] = [
   ROUTES.converter,

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { DISEASE_ROUTES, PROTECTED_ROUTES, ROUTES } from '@diagrodl/contracts';
+import { DISEASE_ROUTES, OPEN_ROUTES, PROTECTED_ROUTES, ROUTES } from '@diagrodl/contracts';
 import { NotFound } from '@/components/NotFound.tsx';
 import { UnderConstruction } from '@/components/UnderConstruction.tsx';
 import { useSession } from '@/lib/session.tsx';
@@ -53,15 +53,6 @@ function RequireAuth({ children }: { children: ReactNode }) {
   }
   return children;
 }
-
-const OPEN_ROUTES = [
-  ROUTES.home,
-  ROUTES.about,
-  ROUTES.contact,
-  ROUTES.login,
-  ROUTES.createAccount,
-  ROUTES.resetPassword,
-];
 
 export function AppRoutes() {
   return (
